@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The "meta" and "summary" JSON objects of the json and trace formats. */
+#include <stdio.h>
+
+#include "cpulist.h"
+#include "output.h"
+
+static void key(struct outbuf *ob, const char *k, int first)
+{
+	if (!first)
+		outbuf_putc(ob, ',');
+	outbuf_json_str(ob, k);
+	outbuf_putc(ob, ':');
+}
+
+static void key_str(struct outbuf *ob, const char *k, const char *v)
+{
+	key(ob, k, 0);
+	outbuf_json_str(ob, v);
+}
+
+static void key_u64(struct outbuf *ob, const char *k, uint64_t v)
+{
+	key(ob, k, 0);
+	outbuf_u64(ob, v);
+}
+
+/* nanoseconds as seconds with 9 decimals */
+static void key_secs(struct outbuf *ob, const char *k, uint64_t ns)
+{
+	key(ob, k, 0);
+	outbuf_decimal(ob, ns, 9);
+}
+
+static void key_ratio(struct outbuf *ob, const char *k, uint64_t part,
+		      uint64_t whole)
+{
+	key(ob, k, 0);
+	outbuf_decimal(ob, frac_1e4(part, whole), 4);
+}
+
+static void json_policy(struct outbuf *ob, const struct freq_source *fs,
+			const struct freq_policy *p)
+{
+	char cpus[256];
+
+	cpulist_format(p->related, fs->ncpus, cpus, sizeof(cpus));
+	outbuf_putc(ob, '{');
+	key(ob, "cpus", 1);
+	outbuf_json_str(ob, cpus);
+	key_str(ob, "driver", p->driver);
+	key_str(ob, "governor", p->governor);
+	key_u64(ob, "min_khz", p->min_khz);
+	key_u64(ob, "max_khz", p->max_khz);
+	key(ob, "available_khz", 0);
+	outbuf_putc(ob, '[');
+	for (unsigned int i = 0; i < p->navail; i++) {
+		if (i)
+			outbuf_putc(ob, ',');
+		outbuf_u64(ob, p->avail_khz[i]);
+	}
+	outbuf_puts(ob, "]}");
+}
+
+void json_meta(struct outbuf *ob, const struct run_meta *m)
+{
+	char ver[32];
+
+	outbuf_putc(ob, '{');
+	key(ob, "tool", 1);
+	outbuf_json_str(ob, "iowait-freqmon");
+	key_str(ob, "version", m->version);
+	key_str(ob, "command", m->command);
+	key(ob, "argv", 0);
+	outbuf_putc(ob, '[');
+	for (int i = 0; i < m->argc; i++) {
+		if (i)
+			outbuf_putc(ob, ',');
+		outbuf_json_str(ob, m->argv[i]);
+	}
+	outbuf_putc(ob, ']');
+	key_str(ob, "kernel", m->kernel);
+	snprintf(ver, sizeof(ver), "v%u.%u", m->tl_major, m->tl_minor);
+	key_str(ob, "timer_list", ver);
+	key_str(ob, "timer_list_mode", meta_mode(m));
+	key_str(ob, "cpus", m->cpus);
+	key(ob, "cpu_list", 0);
+	outbuf_putc(ob, '[');
+	for (unsigned int i = 0; i < m->ncpus; i++) {
+		if (i)
+			outbuf_putc(ob, ',');
+		outbuf_u64(ob, m->cpu[i]);
+	}
+	outbuf_putc(ob, ']');
+	key_u64(ob, "interval_us", m->interval_ns / 1000);
+	key_str(ob, "start", m->start);
+	key_u64(ob, "start_monotonic_ns", m->start_mono_ns);
+	key(ob, "root", 0);
+	if (m->root)
+		outbuf_json_str(ob, m->root);
+	else
+		outbuf_puts(ob, "null");
+	key(ob, "replay", 0);
+	outbuf_puts(ob, m->replay ? "true" : "false");
+	key(ob, "cpufreq", 0);
+	outbuf_putc(ob, '[');
+	for (unsigned int i = 0; m->freq && i < m->freq->npol; i++) {
+		if (i)
+			outbuf_putc(ob, ',');
+		json_policy(ob, m->freq, &m->freq->pol[i]);
+	}
+	outbuf_putc(ob, ']');
+	key(ob, "cpufreq_source", 0);
+	if (m->freq && m->freq->npol)
+		outbuf_json_str(ob, m->freq->backend->name);
+	else
+		outbuf_puts(ob, "null");
+	outbuf_putc(ob, '}');
+}
+
+static void json_summary_cpu(struct outbuf *ob, const struct summary *s,
+			     const struct summary_cpu *c)
+{
+	uint64_t tot = c->busy_ns + c->idle_ns + c->iowait_ns;
+
+	outbuf_putc(ob, '{');
+	key(ob, "cpu", 1);
+	outbuf_u64(ob, c->cpu);
+	key_secs(ob, "busy_s", c->busy_ns);
+	key_secs(ob, "idle_s", c->idle_ns);
+	key_secs(ob, "iowait_s", c->iowait_ns);
+	key_ratio(ob, "busy", c->busy_ns, tot);
+	key_ratio(ob, "idle", c->idle_ns, tot);
+	key_ratio(ob, "iowait", c->iowait_ns, tot);
+	key_u64(ob, "valid_samples", c->nvalid);
+	key_u64(ob, "invalid_samples", c->ninvalid);
+	key(ob, "invalid_reasons", 0);
+	outbuf_putc(ob, '{');
+	for (unsigned int b = 0; b < ACCT_NREASONS; b++) {
+		key(ob, summary_reason_name(b), b == 0);
+		outbuf_u64(ob, c->why[b]);
+	}
+	outbuf_putc(ob, '}');
+	key(ob, "mean_busy_freq_khz", 0);
+	if (c->busy_known_ns)
+		outbuf_u64(ob, (uint64_t)(summary_mean_busy_khz(c) + 0.5));
+	else
+		outbuf_puts(ob, "null");
+	key(ob, "freq_residency", 0);
+	outbuf_putc(ob, '[');
+	for (unsigned int b = 0; b < c->nbins; b++) {
+		outbuf_puts(ob, b ? ",{" : "{");
+		key(ob, "khz", 1);
+		outbuf_u64(ob, c->bins[b].khz);
+		key_secs(ob, "time_s", c->bins[b].time_ns);
+		key_secs(ob, "busy_s", c->bins[b].busy_ns);
+		outbuf_putc(ob, '}');
+	}
+	outbuf_putc(ob, ']');
+	key_secs(ob, "freq_other_s", c->other_ns);
+	key_secs(ob, "freq_unknown_s", c->nofreq_ns);
+	key(ob, "proc_stat", 0);
+	if (c->have_stat) {
+		uint64_t b = c->stat1.busy - c->stat0.busy;
+		uint64_t i = c->stat1.idle - c->stat0.idle;
+		uint64_t w = c->stat1.iowait - c->stat0.iowait;
+
+		outbuf_putc(ob, '{');
+		key(ob, "busy_ticks", 1);
+		outbuf_u64(ob, b);
+		key_u64(ob, "idle_ticks", i);
+		key_u64(ob, "iowait_ticks", w);
+		key_ratio(ob, "busy", b, b + i + w);
+		key_ratio(ob, "idle", i, b + i + w);
+		key_ratio(ob, "iowait", w, b + i + w);
+		outbuf_putc(ob, '}');
+	} else {
+		outbuf_puts(ob, "null");
+	}
+	(void)s;
+	outbuf_putc(ob, '}');
+}
+
+void json_summary(struct outbuf *ob, const struct summary *s)
+{
+	outbuf_putc(ob, '{');
+	key(ob, "samples", 1);
+	outbuf_u64(ob, s->nsamples);
+	key_secs(ob, "duration_s", s->span_ns);
+	key_u64(ob, "interval_us", s->interval_ns / 1000);
+	key_u64(ob, "tick_us", s->tick_ns / 1000);
+	key_u64(ob, "missed_deadlines", s->nmissed);
+	key_u64(ob, "dropped_samples", s->ndropped);
+	key_u64(ob, "truncated_reads", s->ntruncated);
+	key_u64(ob, "read_errors", s->nreaderr);
+	key_u64(ob, "max_wakeup_latency_us", s->max_late_ns / 1000);
+	key_ratio(ob, "sampler_cpu_share", s->thread_cpu_ns, s->wall_ns);
+	key_ratio(ob, "process_cpu_share", s->proc_cpu_ns, s->wall_ns);
+	key_u64(ob, "user_hz", (uint64_t)(s->user_hz > 0 ? s->user_hz : 0));
+	key(ob, "command_status", 0);
+	if (s->command_status >= 0)
+		outbuf_u64(ob, (uint64_t)s->command_status);
+	else
+		outbuf_puts(ob, "null");
+	key_str(ob, "end", s->end);
+	key(ob, "cpus", 0);
+	outbuf_putc(ob, '[');
+	for (unsigned int i = 0; i < s->ncpus; i++) {
+		if (i)
+			outbuf_puts(ob, ",\n");
+		json_summary_cpu(ob, s, &s->cpu[i]);
+	}
+	outbuf_puts(ob, "]}");
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Output formats as a table of operations (tsv, json, trace), in the way
+ * cpupower's monitors are a table of structs. Each writes through a
+ * struct outbuf, so an output error is sticky and reported once.
+ *
+ *   begin   metadata and headers
+ *   sample  one sample: one row/record per CPU
+ *   end     the summary and the closing syntax
+ */
+#ifndef IFM_OUTPUT_H
+#define IFM_OUTPUT_H
+
+#include "meta.h"
+#include "outbuf.h"
+#include "sample.h"
+#include "summary.h"
+
+struct output {
+	struct outbuf ob;
+	const struct output_ops *ops;
+	const struct run_meta *meta;
+	uint64_t nrecords;	/* records written so far (JSON commas) */
+};
+
+struct output_ops {
+	const char *name;
+	size_t row_max;		/* upper bound of the bytes of one CPU row */
+	void (*begin)(struct output *o);
+	void (*sample)(struct output *o, const struct sample *s);
+	void (*end)(struct output *o, const struct summary *sum);
+};
+
+extern const struct output_ops output_tsv;
+extern const struct output_ops output_json;
+extern const struct output_ops output_trace;
+
+/* "tsv", "json" or "trace"; NULL if unknown. */
+const struct output_ops *output_find(const char *name);
+
+/* The column header of the TSV format: a contract, see iowait-freqmon(8). */
+#define TSV_COLUMNS "time_s\tcpu\tbusy\tidle\tiowait\tfreq_khz\tvalid"
+
+/* JSON objects shared by the json and trace formats. */
+void json_meta(struct outbuf *ob, const struct run_meta *m);
+void json_summary(struct outbuf *ob, const struct summary *s);
+
+#endif

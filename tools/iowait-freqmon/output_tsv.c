@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * TSV for gnuplot and scripts: '#' metadata lines, exactly one column
+ * header line, one row per sample and CPU, '#' summary lines at the end.
+ */
+#include "cpulist.h"
+#include "output.h"
+
+static void tsv_begin(struct output *o)
+{
+	const struct run_meta *m = o->meta;
+	struct outbuf *ob = &o->ob;
+
+	outbuf_printf(ob, "# iowait-freqmon %s\n", m->version);
+	outbuf_printf(ob, "# command: %s\n", m->command);
+	outbuf_printf(ob, "# kernel: %s\n", m->kernel);
+	outbuf_printf(ob, "# timer_list: v%u.%u %s\n", m->tl_major,
+		      m->tl_minor, meta_mode(m));
+	outbuf_printf(ob, "# cpus: %s\n", m->cpus);
+	outbuf_printf(ob, "# interval_us: %llu\n",
+		      (unsigned long long)(m->interval_ns / 1000));
+	outbuf_printf(ob, "# start: %s\n", m->start);
+	outbuf_printf(ob, "# start_monotonic_ns: %llu\n",
+		      (unsigned long long)m->start_mono_ns);
+	if (m->root)
+		outbuf_printf(ob, "# root: %s%s\n", m->root,
+			      m->replay ? " (replay)" : "");
+	if (!m->freq || !m->freq->npol) {
+		outbuf_puts(ob, "# cpufreq: none\n");
+	} else {
+		for (unsigned int i = 0; i < m->freq->npol; i++) {
+			const struct freq_policy *p = &m->freq->pol[i];
+			char cpus[256];
+
+			cpulist_format(p->related, m->freq->ncpus, cpus,
+				       sizeof(cpus));
+			outbuf_printf(ob, "# cpufreq: cpus=%s driver=%s "
+				      "governor=%s min_khz=%lu max_khz=%lu "
+				      "source=%s\n", cpus, p->driver,
+				      p->governor, p->min_khz, p->max_khz,
+				      m->freq->backend->name);
+		}
+	}
+	outbuf_puts(ob, TSV_COLUMNS "\n");
+}
+
+static void tsv_sample(struct output *o, const struct sample *s)
+{
+	struct outbuf *ob = &o->ob;
+	uint64_t t_us = (s->t_ns + 500) / 1000;
+
+	for (unsigned int i = 0; i < s->ncpus; i++) {
+		const struct sample_cpu *c = &s->cpu[i];
+
+		outbuf_decimal(ob, t_us, 6);
+		outbuf_putc(ob, '\t');
+		outbuf_u64(ob, c->cpu);
+		outbuf_putc(ob, '\t');
+		outbuf_decimal(ob, frac_1e4(c->busy_ns, s->dt_ns), 4);
+		outbuf_putc(ob, '\t');
+		outbuf_decimal(ob, frac_1e4(c->idle_ns, s->dt_ns), 4);
+		outbuf_putc(ob, '\t');
+		outbuf_decimal(ob, frac_1e4(c->iowait_ns, s->dt_ns), 4);
+		outbuf_putc(ob, '\t');
+		if (c->freq_khz)
+			outbuf_u64(ob, c->freq_khz);
+		outbuf_putc(ob, '\t');
+		outbuf_putc(ob, c->invalid ? '0' : '1');
+		outbuf_putc(ob, '\n');
+	}
+	o->nrecords += s->ncpus;
+}
+
+static void emit_line(void *ctx, const char *line)
+{
+	struct outbuf *ob = ctx;
+
+	outbuf_puts(ob, line);
+	outbuf_putc(ob, '\n');
+}
+
+static void tsv_end(struct output *o, const struct summary *sum)
+{
+	outbuf_printf(&o->ob, "# end: %s\n", sum->end);
+	summary_print(sum, "# ", emit_line, &o->ob);
+}
+
+const struct output_ops output_tsv = {
+	.name = "tsv",
+	.row_max = 96,
+	.begin = tsv_begin,
+	.sample = tsv_sample,
+	.end = tsv_end,
+};

@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "summary.h"
+
+static const char *const reason_names[ACCT_NREASONS] = {
+	"absent", "fields", "first", "backwards", "excess", "clock",
+};
+
+const char *summary_reason_name(unsigned int bit)
+{
+	return bit < ACCT_NREASONS ? reason_names[bit] : "?";
+}
+
+int summary_init(struct summary *s, const unsigned int *cpus,
+		 unsigned int ncpus)
+{
+	memset(s, 0, sizeof(*s));
+	s->cpu = calloc(ncpus ? ncpus : 1, sizeof(*s->cpu));
+	if (!s->cpu)
+		return -ENOMEM;
+	s->ncpus = ncpus;
+	for (unsigned int i = 0; i < ncpus; i++)
+		s->cpu[i].cpu = cpus[i];
+	s->command_status = -1;
+	return 0;
+}
+
+void summary_free(struct summary *s)
+{
+	free(s->cpu);
+	s->cpu = NULL;
+}
+
+static void add_freq(struct summary_cpu *c, uint32_t khz, uint64_t dt,
+		     uint64_t busy)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->nbins; i++)
+		if (c->bins[i].khz == khz)
+			break;
+	if (i == c->nbins) {
+		if (c->nbins == SUMMARY_BINS) {
+			c->other_ns += dt;
+			c->other_busy_ns += busy;
+			return;
+		}
+		/* keep the bins sorted by frequency */
+		while (i > 0 && c->bins[i - 1].khz > khz) {
+			c->bins[i] = c->bins[i - 1];
+			i--;
+		}
+		c->bins[i] = (struct freq_bin){ .khz = khz };
+		c->nbins++;
+	}
+	c->bins[i].time_ns += dt;
+	c->bins[i].busy_ns += busy;
+}
+
+void summary_add(struct summary *s, const struct sample *smp)
+{
+	s->nsamples++;
+	for (unsigned int i = 0; i < smp->ncpus && i < s->ncpus; i++) {
+		const struct sample_cpu *e = &smp->cpu[i];
+		struct summary_cpu *c = &s->cpu[i];
+
+		if (e->invalid) {
+			c->ninvalid++;
+			for (unsigned int b = 0; b < ACCT_NREASONS; b++)
+				c->why[b] += (e->invalid >> b) & 1;
+			continue;
+		}
+		c->nvalid++;
+		c->busy_ns += e->busy_ns;
+		c->idle_ns += e->idle_ns;
+		c->iowait_ns += e->iowait_ns;
+		if (!e->freq_khz) {
+			c->nofreq_ns += smp->dt_ns;
+			continue;
+		}
+		add_freq(c, e->freq_khz, smp->dt_ns, e->busy_ns);
+		c->busy_khz_ns += (double)e->busy_ns * e->freq_khz;
+		c->busy_known_ns += e->busy_ns;
+	}
+}
+
+double summary_thread_share(const struct summary *s)
+{
+	return s->wall_ns ? (double)s->thread_cpu_ns / (double)s->wall_ns : 0;
+}
+
+double summary_process_share(const struct summary *s)
+{
+	return s->wall_ns ? (double)s->proc_cpu_ns / (double)s->wall_ns : 0;
+}
+
+double summary_mean_busy_khz(const struct summary_cpu *c)
+{
+	return c->busy_known_ns ? c->busy_khz_ns / (double)c->busy_known_ns
+				: 0;
+}
+
+struct printer {
+	const char *prefix;
+	summary_emit_fn emit;
+	void *ctx;
+	char line[1024];
+	size_t len;
+};
+
+static void put(struct printer *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void put(struct printer *p, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (p->len >= sizeof(p->line) - 1)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(p->line + p->len, sizeof(p->line) - p->len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		p->len += (size_t)n;
+	if (p->len >= sizeof(p->line))
+		p->len = sizeof(p->line) - 1;
+}
+
+static void begin(struct printer *p)
+{
+	p->len = 0;
+	put(p, "%s", p->prefix);
+}
+
+static void end(struct printer *p)
+{
+	p->emit(p->ctx, p->line);
+}
+
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0;
+}
+
+static double secs(uint64_t ns)
+{
+	return (double)ns / 1e9;
+}
+
+static void print_stat(struct printer *p, const struct summary *s)
+{
+	bool any = false;
+
+	for (unsigned int i = 0; i < s->ncpus; i++)
+		any |= s->cpu[i].have_stat;
+	if (!any)
+		return;
+	begin(p);
+	put(p, "/proc/stat cross-check, busy/idle/iowait %% over the run "
+	       "(stat, %ld Hz | timer_list, ns):", s->user_hz);
+	end(p);
+	for (unsigned int i = 0; i < s->ncpus; i++) {
+		const struct summary_cpu *c = &s->cpu[i];
+		uint64_t b, id, io, tot, ttot;
+
+		if (!c->have_stat)
+			continue;
+		b = c->stat1.busy - c->stat0.busy;
+		id = c->stat1.idle - c->stat0.idle;
+		io = c->stat1.iowait - c->stat0.iowait;
+		tot = b + id + io;
+		ttot = c->busy_ns + c->idle_ns + c->iowait_ns;
+		begin(p);
+		put(p, "  cpu%u: stat %.1f/%.1f/%.1f | timer_list %.1f/%.1f/%.1f",
+		    c->cpu, pct(b, tot), pct(id, tot), pct(io, tot),
+		    pct(c->busy_ns, ttot), pct(c->idle_ns, ttot),
+		    pct(c->iowait_ns, ttot));
+		end(p);
+	}
+}
+
+static void print_freqs(struct printer *p, const struct summary *s)
+{
+	for (unsigned int i = 0; i < s->ncpus; i++) {
+		const struct summary_cpu *c = &s->cpu[i];
+
+		if (!c->nbins)
+			continue;
+		begin(p);
+		put(p, "  cpu%u:", c->cpu);
+		for (unsigned int b = 0; b < c->nbins; b++)
+			put(p, " %u %.3f/%.3f", c->bins[b].khz,
+			    secs(c->bins[b].time_ns),
+			    secs(c->bins[b].busy_ns));
+		if (c->other_ns)
+			put(p, " other %.3f/%.3f", secs(c->other_ns),
+			    secs(c->other_busy_ns));
+		if (c->nofreq_ns)
+			put(p, " unknown %.3f", secs(c->nofreq_ns));
+		end(p);
+	}
+}
+
+static void print_invalid(struct printer *p, const struct summary *s)
+{
+	for (unsigned int i = 0; i < s->ncpus; i++) {
+		const struct summary_cpu *c = &s->cpu[i];
+
+		if (!c->ninvalid)
+			continue;
+		begin(p);
+		put(p, "  cpu%u invalid samples:", c->cpu);
+		for (unsigned int b = 0; b < ACCT_NREASONS; b++)
+			if (c->why[b])
+				put(p, " %s %llu", reason_names[b],
+				    (unsigned long long)c->why[b]);
+		end(p);
+	}
+}
+
+void summary_print(const struct summary *s, const char *prefix,
+		   summary_emit_fn emit, void *ctx)
+{
+	struct printer p = { .prefix = prefix, .emit = emit, .ctx = ctx };
+	bool freqs = false;
+
+	begin(&p);
+	put(&p, "summary: %llu samples over %.6f s, interval %llu us, "
+		"tick %llu us",
+	    (unsigned long long)s->nsamples, secs(s->span_ns),
+	    (unsigned long long)(s->interval_ns / 1000),
+	    (unsigned long long)(s->tick_ns / 1000));
+	end(&p);
+	begin(&p);
+	put(&p, "missed deadlines: %llu (%.2f%%), dropped samples: %llu, "
+		"truncated reads: %llu, read errors: %llu, "
+		"max wake-up latency: %llu us",
+	    (unsigned long long)s->nmissed,
+	    pct(s->nmissed, s->nmissed + s->nsamples),
+	    (unsigned long long)s->ndropped,
+	    (unsigned long long)s->ntruncated,
+	    (unsigned long long)s->nreaderr,
+	    (unsigned long long)(s->max_late_ns / 1000));
+	end(&p);
+	begin(&p);
+	put(&p, "sampler CPU: %.2f%% of one CPU (sampler thread), "
+		"%.2f%% (whole process)",
+	    100 * summary_thread_share(s), 100 * summary_process_share(s));
+	end(&p);
+	if (s->command_status >= 0) {
+		begin(&p);
+		put(&p, "command exit status: %d", s->command_status);
+		end(&p);
+	}
+	begin(&p);
+	put(&p, "%-5s %10s %10s %10s %7s %7s %7s %13s %7s %7s", "cpu",
+	    "busy_s", "idle_s", "iowait_s", "busy%", "idle%", "iowait%",
+	    "mean_busy_khz", "valid", "invalid");
+	end(&p);
+	for (unsigned int i = 0; i < s->ncpus; i++) {
+		const struct summary_cpu *c = &s->cpu[i];
+		uint64_t tot = c->busy_ns + c->idle_ns + c->iowait_ns;
+
+		begin(&p);
+		char khz[24] = "-";
+
+		if (c->busy_known_ns)
+			snprintf(khz, sizeof(khz), "%.0f",
+				 summary_mean_busy_khz(c));
+		put(&p, "%-5u %10.6f %10.6f %10.6f %7.2f %7.2f %7.2f %13s "
+			"%7llu %7llu",
+		    c->cpu, secs(c->busy_ns), secs(c->idle_ns),
+		    secs(c->iowait_ns), pct(c->busy_ns, tot),
+		    pct(c->idle_ns, tot), pct(c->iowait_ns, tot), khz,
+		    (unsigned long long)c->nvalid,
+		    (unsigned long long)c->ninvalid);
+		end(&p);
+		freqs |= c->nbins > 0;
+	}
+	if (freqs) {
+		begin(&p);
+		put(&p, "time in each frequency (kHz total_s/busy_s):");
+		end(&p);
+		print_freqs(&p, s);
+	}
+	print_invalid(&p, s);
+	print_stat(&p, s);
+}

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * End-of-run summary, accumulated by the sampler thread as it goes (so
+ * samples dropped from the output still count): per CPU busy/idle/iowait
+ * time, time in each frequency, busy-weighted mean frequency, invalid
+ * samples by reason, the /proc/stat cross-check, and the sampler's own cost.
+ */
+#ifndef IFM_SUMMARY_H
+#define IFM_SUMMARY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "account.h"
+#include "sample.h"
+#include "stat.h"
+
+#define SUMMARY_BINS 32
+
+struct freq_bin {
+	uint32_t khz;
+	uint64_t time_ns, busy_ns;
+};
+
+struct summary_cpu {
+	unsigned int cpu;
+	uint64_t busy_ns, idle_ns, iowait_ns;	/* valid intervals only */
+	uint64_t nvalid, ninvalid;
+	uint64_t why[ACCT_NREASONS];		/* invalid, by ACCT_* bit */
+	double busy_khz_ns;			/* sum of busy_ns * kHz */
+	uint64_t busy_known_ns;			/* busy with a known freq */
+	uint64_t nofreq_ns;			/* valid time, freq unknown */
+	uint64_t other_ns, other_busy_ns;	/* beyond SUMMARY_BINS */
+	struct freq_bin bins[SUMMARY_BINS];
+	unsigned int nbins;
+	bool have_stat;				/* stat0 and stat1 valid */
+	struct stat_cpu stat0, stat1;
+};
+
+struct summary {
+	unsigned int ncpus;
+	struct summary_cpu *cpu;
+	uint64_t nsamples;	/* intervals sampled */
+	uint64_t ndropped;	/* not written out: the ring was full */
+	uint64_t nmissed;	/* deadlines skipped */
+	uint64_t ntruncated;	/* timer_list reads that filled the buffer */
+	uint64_t nreaderr;	/* timer_list reads that failed */
+	uint64_t max_late_ns;	/* worst wake-up after a deadline */
+	uint64_t interval_ns;
+	uint64_t span_ns;	/* kernel time, first to last snapshot */
+	uint64_t wall_ns;	/* sampler thread run time */
+	uint64_t thread_cpu_ns;	/* sampler thread CPU time */
+	uint64_t proc_cpu_ns;	/* whole process CPU time (getrusage) */
+	uint64_t tick_ns;	/* tick period used for the stale correction */
+	long user_hz;		/* /proc/stat unit */
+	int command_status;	/* exit status of the command, -1 if none */
+	char end[40];		/* ISO 8601 end time */
+};
+
+/* @cpus: the sampled CPUs, in sample order. Returns 0 or -ENOMEM. */
+int summary_init(struct summary *s, const unsigned int *cpus,
+		 unsigned int ncpus);
+void summary_free(struct summary *s);
+
+void summary_add(struct summary *s, const struct sample *smp);
+
+/* Share of one CPU used by the sampler thread / the process, in 0..1+. */
+double summary_thread_share(const struct summary *s);
+double summary_process_share(const struct summary *s);
+/* Busy-time-weighted mean frequency in kHz, 0 if unknown. */
+double summary_mean_busy_khz(const struct summary_cpu *c);
+
+/* Names of the ACCT_* bits, for reports. */
+const char *summary_reason_name(unsigned int bit);
+
+/*
+ * Print the summary as text lines, each prefixed with @prefix ("" or "# "),
+ * through @emit (one call per line, without the newline).
+ */
+typedef void (*summary_emit_fn)(void *ctx, const char *line);
+void summary_print(const struct summary *s, const char *prefix,
+		   summary_emit_fn emit, void *ctx);
+
+#endif
