@@ -328,9 +328,13 @@ static int open_timer_list(struct run *r)
 		r->have_tl_file = true;
 		return -1;
 	}
-	if (r->opt.root)
-		err_errno(ret, "cannot read %s/proc/timer_list%s", r->opt.root,
+	if (r->opt.root) {
+		char *path = root_path(r->opt.root, "/proc/timer_list");
+
+		err_errno(ret, "cannot read %s%s", path ? path : r->opt.root,
 			  r->opt.replay ? ".0" : "");
+		free(path);
+	}
 	else if (ret == -EACCES || ret == -EPERM)
 		err_msg("cannot read /proc/timer_list: it needs root "
 			"(or CAP_DAC_READ_SEARCH); or use --root DIR");
@@ -456,8 +460,9 @@ static int discover(struct run *r)
 		live &= (snap.cpu[c].have & TL_LIVE) == TL_LIVE;
 	}
 	if (!fields) {
-		err_msg("%s has no idle accounting fields (a kernel without "
-			"CONFIG_TICK_ONESHOT/NO_HZ?)", r->tl_file.path);
+		err_msg("%s: no CPU block has the idle accounting fields "
+			"(malformed, or a kernel without CONFIG_TICK_ONESHOT)",
+			r->tl_file.path);
 		status = EXIT_SOURCE;
 		goto out;
 	}
@@ -804,7 +809,10 @@ static void finish(struct run *r)
 			c->have_stat = c->stat0.seen && c->stat1.seen &&
 				       c->stat1.busy >= c->stat0.busy &&
 				       c->stat1.idle >= c->stat0.idle &&
-				       c->stat1.iowait >= c->stat0.iowait;
+				       c->stat1.iowait >= c->stat0.iowait &&
+				       c->stat1.busy + c->stat1.idle +
+				       c->stat1.iowait > c->stat0.busy +
+				       c->stat0.idle + c->stat0.iowait;
 		}
 	}
 	if (!getrusage(RUSAGE_SELF, &ru))

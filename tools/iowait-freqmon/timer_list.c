@@ -136,7 +136,9 @@ static void parse_field(struct tl_parser *p, const char *l, const char *e)
 			return;
 		}
 		q = skip_blanks(q + 1, e);
-		if (parse_u64(&q, e, &v) || (c->have & f->bit)) {
+		/* a number, then the end of the line or " nsecs" */
+		if (parse_u64(&q, e, &v) || (q < e && *q != ' ') ||
+		    (c->have & f->bit)) {
 			c->bad = 1;
 			return;
 		}
