@@ -834,11 +834,11 @@ static void finish(struct run *r)
 		if (err) {
 			uint64_t lost = r->smp.produced - r->wr.committed;
 
-			err_errno(err, "cannot write to %s (%llu of %llu "
-				  "samples lost%s)", r->out_name,
-				  (unsigned long long)lost,
-				  (unsigned long long)r->smp.produced,
-				  lost ? "" : ", the summary lost");
+			err_msg("cannot write to %s: %s (%llu of %llu samples "
+				"lost%s)", r->out_name, strerror(-err),
+				(unsigned long long)lost,
+				(unsigned long long)r->smp.produced,
+				lost ? "" : ", and the summary");
 			r->status = EXIT_RUNTIME;
 		}
 	}

@@ -1,0 +1,299 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Runs of the whole iowait-freqmon binary against the fixtures.
+# Usage: cli-test.sh BINARY FIXTURES CASE   (CASE: see the case list below)
+# Exit 0 pass, 1 fail, 77 skipped (ctest SKIP_RETURN_CODE).
+set -uo pipefail
+
+bin=$1
+fix=$2
+case_name=$3
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ifm-cli.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+failed=0
+
+fail() {
+	printf 'FAIL: %s\n' "$*" >&2
+	failed=1
+}
+
+# expect_status WANT CMD...: run CMD, stdout to $tmp/out, stderr to $tmp/err
+expect_status() {
+	local want=$1 got
+	shift
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	if [[ $got != "$want" ]]; then
+		fail "exit status $got, want $want: $*"
+		sed 's/^/  stderr: /' "$tmp/err" >&2
+	fi
+}
+
+expect_grep() {	# expect_grep FILE REGEX
+	grep -Eq -- "$2" "$1" || fail "$1 lacks /$2/"
+}
+
+# data rows of a TSV file (after the one column header line)
+rows() {
+	grep -v '^#' "$1" | tail -n +2
+}
+
+json() {	# json FILE PYTHON-EXPRESSION-ON-d: prints the result
+	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"
+}
+
+static=$fix/linux-6.1-v0.9
+
+case $case_name in
+help)
+	expect_status 0 "$bin" --help
+	for o in -r --rate -i --interval -d --duration -o --output -f --format \
+		-c --cpus --root --replay -q --quiet -s --summary -p --pin \
+		-m --mlock -b --buffer --no-stat --no-freq -h --help -V --version; do
+		grep -q -- "$o\b" "$tmp/out" || fail "--help does not mention $o"
+	done
+	expect_grep "$tmp/out" '^Usage: iowait-freqmon \[options\] \[--\] \[command'
+	expect_grep "$tmp/out" 'Exit status: 0 success; 1 runtime error'
+	expect_grep "$tmp/out" '127 if it was not found, 126'
+	[[ ! -s $tmp/err ]] || fail "--help wrote to stderr"
+	expect_status 0 "$bin" -V
+	expect_grep "$tmp/out" '^iowait-freqmon [0-9]+\.[0-9]+\.[0-9]+$'
+	;;
+usage)
+	while read -r args; do
+		# shellcheck disable=SC2086 # word splitting wanted
+		expect_status 2 "$bin" $args
+		expect_grep "$tmp/err" '^iowait-freqmon: '
+		expect_grep "$tmp/err" '^Usage: iowait-freqmon'
+		[[ ! -s $tmp/out ]] || fail "usage error wrote to stdout: $args"
+	done <<-EOF
+		--bogus
+		-x
+		-r
+		-r 0
+		-r 20000
+		-r abc
+		-r 10 -i 5
+		-i 0.01
+		-f xml
+		-d 0
+		-d -1
+		-c 5-1
+		-c x
+		-p x
+		-b 3
+		--replay
+		--root $static -c 5
+	EOF
+	expect_grep "$tmp/err" 'CPU 5 does not exist \(possible CPUs: 0-1\)'
+	;;
+replay-stale | replay-live)
+	dir=$fix/${case_name}
+	expect_status 0 "$bin" --root "$dir" --replay -r 1000 -o "$tmp/o.tsv"
+	rows "$tmp/o.tsv" | diff -u "$dir/expected.tsv" - >&2 ||
+		fail "rows differ from $dir/expected.tsv"
+	# exactly one column header, the contract, after the metadata
+	[[ $(grep -vc '^#' "$tmp/o.tsv") == $(($(wc -l <"$dir/expected.tsv") + 1)) ]] ||
+		fail "not exactly one header line"
+	[[ $(grep -v '^#' "$tmp/o.tsv" | head -1) == \
+		$'time_s\tcpu\tbusy\tidle\tiowait\tfreq_khz\tvalid' ]] ||
+		fail "column header line"
+	head -1 "$tmp/o.tsv" | grep -Eq '^# iowait-freqmon [0-9.]+$' || fail "first line"
+	mode=stale-corrected
+	[[ $case_name == replay-live ]] && mode=live
+	expect_grep "$tmp/o.tsv" "^# timer_list: v0.9 $mode\$"
+	expect_grep "$tmp/o.tsv" '^# cpus: 0-1$'
+	expect_grep "$tmp/o.tsv" '^# interval_us: 1000$'
+	expect_grep "$tmp/o.tsv" '^# kernel: 6\.1\.0-lab-'
+	expect_grep "$tmp/o.tsv" "^# command: .*iowait-freqmon --root $dir --replay -r 1000 -o "
+	expect_grep "$tmp/o.tsv" '^# start: 20[0-9-]+T[0-9:.]+Z$'
+	expect_grep "$tmp/o.tsv" '^# summary: '
+	# the summary also goes to stderr
+	expect_grep "$tmp/err" '^summary: [56] samples over 0\.0[56]0000 s'
+	if [[ $case_name == replay-stale ]]; then
+		expect_grep "$tmp/o.tsv" '^# cpufreq: cpus=0 driver=emu-cpufreq governor=ondemand'
+		expect_grep "$tmp/err" '^0 .* 1976471 +6 +0$'
+		expect_grep "$tmp/err" 'cpu1 invalid samples: absent 1 first 1'
+	else
+		expect_grep "$tmp/err" 'cpu1 invalid samples: fields 1 first 1 excess 1'
+		expect_grep "$tmp/err" 'cpu0 invalid samples: backwards 1'
+	fi
+	;;
+json)
+	expect_status 0 "$bin" --root "$fix/replay-stale" --replay -r 1000 -f json \
+		-o "$tmp/o.json"
+	python3 -m json.tool "$tmp/o.json" >/dev/null || fail "JSON does not parse"
+	[[ $(json "$tmp/o.json" 'len(d["samples"])') == 12 ]] || fail "12 samples"
+	[[ $(json "$tmp/o.json" 'd["meta"]["timer_list_mode"], d["meta"]["cpu_list"], d["meta"]["interval_us"]') == "stale-corrected [0, 1] 1000" ]] ||
+		fail "meta"
+	# every sample equals the TSV contract's expected row
+	json "$tmp/o.json" '"\n".join("%.6f\t%d\t%.4f\t%.4f\t%.4f\t%s\t%d" % (s["t"], s["cpu"], s["busy"], s["idle"], s["iowait"], "" if s["freq_khz"] is None else s["freq_khz"], s["valid"]) for s in d["samples"])' |
+		diff -u "$fix/replay-stale/expected.tsv" - >&2 || fail "samples differ"
+	[[ $(json "$tmp/o.json" 'd["summary"]["cpus"][0]["mean_busy_freq_khz"]') == 1976471 ]] ||
+		fail "mean busy frequency"
+	[[ $(json "$tmp/o.json" '[(f["khz"], f["time_s"]) for f in d["summary"]["cpus"][0]["freq_residency"]]') == "[(800000, 0.02), (1600000, 0.01), (2400000, 0.03)]" ]] ||
+		fail "frequency residency"
+	[[ $(json "$tmp/o.json" 'd["summary"]["cpus"][1]["invalid_reasons"]["absent"], d["summary"]["samples"]') == "1 6" ]] ||
+		fail "summary counts"
+	expect_status 0 "$bin" --root "$fix/replay-live" --replay -f json -o "$tmp/l.json"
+	[[ $(json "$tmp/l.json" 'd["samples"][0]["freq_khz"], d["meta"]["cpufreq"], d["summary"]["cpus"][0]["mean_busy_freq_khz"]') == "None [] None" ]] ||
+		fail "null frequencies"
+	;;
+trace)
+	expect_status 0 "$bin" --root "$fix/replay-stale" --replay -r 1000 -f trace \
+		-o "$tmp/o.json"
+	python3 - "$tmp/o.json" <<-'EOF' || fail "trace format"
+		import json, sys
+		d = json.load(open(sys.argv[1]))
+		ev = d["traceEvents"]
+		names = {(e["pid"], e["args"]["name"]) for e in ev
+		         if e["ph"] == "M" and e["name"] == "process_name"}
+		assert names == {(1, "CPU 0"), (2, "CPU 1")}, names
+		sort = {e["pid"]: e["args"]["sort_index"] for e in ev
+		        if e["ph"] == "M" and e["name"] == "process_sort_index"}
+		assert sort == {1: 0, 2: 1}, sort
+		load = [e for e in ev if e["ph"] == "C" and e["name"] == "load"]
+		freq = [e for e in ev if e["ph"] == "C" and e["name"] == "freq_khz"]
+		# 12 rows, 2 invalid (cpu1 absent, then first): left out
+		assert len(load) == 10 and len(freq) == 10, (len(load), len(freq))
+		first = [e for e in load if e["pid"] == 1][0]
+		assert first["ts"] == 10000.0, first      # microseconds
+		assert first["args"] == {"busy": 0.5, "iowait": 0.2}, first
+		f0 = [e for e in freq if e["pid"] == 1]
+		assert [e["args"]["freq"] for e in f0] == [2400000, 2400000, 1600000,
+		                                           800000, 800000, 2400000]
+		assert all(set(e) >= {"ph", "name", "pid", "tid", "ts", "args"}
+		           for e in load + freq)
+		assert d["otherData"]["meta"]["timer_list"] == "v0.9"
+		assert d["otherData"]["summary"]["samples"] == 6
+	EOF
+	;;
+command)
+	expect_status 5 "$bin" --root "$static" -r 100 -q -- sh -c 'sleep 0.1; exit 5'
+	expect_grep "$tmp/err" '^command exit status: 5$'
+	expect_grep "$tmp/err" '^summary: '
+	expect_status 143 "$bin" --root "$static" -r 100 -q -- sh -c 'kill -TERM $$'
+	expect_status 0 "$bin" --root "$static" -r 100 -q true
+	expect_status 127 "$bin" --root "$static" -r 100 -q -- /nonexistent/cmd
+	expect_grep "$tmp/err" "^iowait-freqmon: cannot run '/nonexistent/cmd': No such file"
+	expect_status 127 "$bin" --root "$static" -q -- no-such-command-ifm
+	expect_status 126 "$bin" --root "$static" -q -- "$fix/replay-stale/expected.tsv"
+	# the command's own output and options pass through untouched
+	expect_status 0 "$bin" --root "$static" -r 1000 -o "$tmp/o.tsv" -- echo -r 5
+	[[ $(cat "$tmp/out") == "-r 5" ]] || fail "command stdout"
+	expect_grep "$tmp/o.tsv" "^# command: .* -- echo -r 5\$"
+	# SIGTERM sent to the tool is passed on to the command
+	"$bin" --root "$static" -r 100 -q -- sleep 30 2>"$tmp/err" &
+	pid=$!
+	sleep 0.5
+	kill -TERM "$pid"
+	wait "$pid"
+	[[ $? == 143 ]] || fail "SIGTERM not passed on to the command"
+	;;
+signal)
+	for fmt in tsv json; do
+		"$bin" --root "$static" -r 200 -f "$fmt" -o "$tmp/o.$fmt" 2>"$tmp/err" &
+		pid=$!
+		sleep 0.5
+		kill -INT "$pid"
+		wait "$pid"
+		st=$?
+		[[ $st == 0 ]] || fail "$fmt: exit status $st after SIGINT"
+		n=$(sed -n 's/^summary: \([0-9]*\) samples.*/\1/p' "$tmp/err")
+		[[ $n -ge 20 ]] || fail "$fmt: only '$n' samples in 0.5 s at 200 Hz"
+		if [[ $fmt == tsv ]]; then
+			[[ $(rows "$tmp/o.tsv" | wc -l) == $((2 * n)) ]] ||
+				fail "tsv: rows != 2 x $n samples"
+			expect_grep "$tmp/o.tsv" "^# summary: $n samples"
+		else
+			[[ $(json "$tmp/o.json" 'len(d["samples"]), d["summary"]["samples"]') == "$((2 * n)) $n" ]] ||
+				fail "json: samples"
+		fi
+	done
+	# a static file: "now at" never advances, every row is invalid
+	expect_grep "$tmp/err" 'invalid samples: clock'
+	;;
+duration)
+	expect_status 0 "$bin" --root "$static" -r 100 -d 0.2 -o "$tmp/o.tsv"
+	n=$(rows "$tmp/o.tsv" | wc -l)
+	[[ $n -ge 20 && $n -le 40 && $((n % 2)) == 0 ]] || fail "$n rows for 0.2 s at 100 Hz on 2 CPUs"
+	expect_status 0 "$bin" --root "$fix/replay-stale" --replay -i 0.5 -q
+	expect_grep "$tmp/err" 'interval 500 us'
+	;;
+sources)
+	expect_status 3 "$bin" --root "$tmp/nonexistent"
+	expect_grep "$tmp/err" '^iowait-freqmon: cannot read .*/proc/timer_list: No such file'
+	expect_status 3 "$bin" --root "$static" --replay
+	expect_grep "$tmp/err" 'timer_list\.0: No such file'
+	expect_status 3 "$bin" --root "$fix/broken-no-header"
+	expect_grep "$tmp/err" 'cannot parse .*: Bad message'
+	expect_status 3 "$bin" --root "$fix/broken-non-numeric"
+	expect_grep "$tmp/err" 'no CPU block has the idle accounting fields'
+	# a CPU absent at the start, asked for: warned, sampled as invalid
+	expect_status 0 "$bin" --root "$fix/broken-absent-cpu" -c 0-1 -r 1000 -d 0.01 \
+		-o "$tmp/o.tsv"
+	expect_grep "$tmp/err" 'warning: CPU 1 is not in timer_list now'
+	rows "$tmp/o.tsv" | awk '$2 == 1 && $NF != 0 { bad = 1 } END { exit bad }' ||
+		fail "absent CPU rows must be invalid"
+	# the v0.8 and the host's v0.10 formats are accepted without warning
+	for f in linux-4.19-v0.8 host-v0.10 patched-v0.9; do
+		expect_status 0 "$bin" --root "$fix/$f" -r 1000 -d 0.005 -q
+		grep -q warning "$tmp/err" && fail "$f: unexpected warning"
+	done
+	expect_grep "$tmp/err" '^0 .* 0 +[0-9]+$'
+	;;
+not-root)
+	# /proc/timer_list is 0400 root: as an unprivileged user it is unreadable
+	if [[ $(id -u) == 0 ]]; then
+		command -v setpriv >/dev/null || exit 77
+		run=(setpriv --reuid=65534 --regid=65534 --clear-groups --)
+		"${run[@]}" test -x "$bin" || exit 77	# build tree not reachable
+	else
+		run=()
+		[[ -r /proc/timer_list ]] && exit 77
+	fi
+	expect_status 3 "${run[@]}" "$bin" -d 0.01
+	expect_grep "$tmp/err" '^iowait-freqmon: cannot read /proc/timer_list: it needs root \(or CAP_DAC_READ_SEARCH\); or use --root DIR$'
+	# and --root works without privileges
+	expect_status 0 "${run[@]}" "$bin" --root "$fix/replay-stale" --replay -q
+	;;
+write-error)
+	[[ -w /dev/full ]] || exit 77
+	expect_status 1 "$bin" --root "$fix/replay-stale" --replay -r 1000 -o /dev/full
+	expect_grep "$tmp/err" '^iowait-freqmon: cannot write to /dev/full: No space left on device \(([0-9]+) of \1 samples lost(, and the summary)?\)$'
+	# EPIPE: a reader that goes away
+	"$bin" --root "$static" -r 1000 2>"$tmp/err" | head -c 10 >/dev/null
+	st=${PIPESTATUS[0]}
+	[[ $st == 1 ]] || fail "exit status $st on EPIPE"
+	expect_grep "$tmp/err" '^iowait-freqmon: cannot write to standard output: Broken pipe \([0-9]+ of [0-9]+ samples lost\)$'
+	;;
+quiet)
+	expect_status 0 "$bin" --root "$fix/replay-stale" --replay -q
+	[[ ! -s $tmp/out ]] || fail "-q wrote to stdout"
+	expect_grep "$tmp/err" '^summary: 6 samples'
+	expect_status 0 "$bin" --root "$fix/replay-stale" --replay -q -s "$tmp/sum"
+	[[ ! -s $tmp/err ]] || fail "-s FILE: stderr not empty"
+	expect_grep "$tmp/sum" '^summary: 6 samples'
+	expect_grep "$tmp/sum" '^/proc/stat cross-check'
+	expect_grep "$tmp/sum" '^  cpu0: stat 42\.9/28\.6/28\.6 \| timer_list 56\.7/25\.0/18\.3$'
+	# output on stderr: the summary is in it once, as comment lines
+	expect_status 0 "$bin" --root "$fix/replay-stale" --replay -o /dev/stderr
+	[[ $(grep -c '^summary:' "$tmp/err") == 0 && $(grep -c '^# summary:' "$tmp/err") == 1 ]] ||
+		fail "summary duplicated on stderr"
+	# -q with -o: metadata and summary, no samples
+	expect_status 0 "$bin" --root "$fix/replay-stale" --replay -q -f json -o "$tmp/q.json"
+	[[ $(json "$tmp/q.json" 'len(d["samples"]), d["summary"]["samples"]') == "0 6" ]] ||
+		fail "-q -o json"
+	;;
+pin)
+	expect_status 0 "$bin" --root "$fix/replay-stale" --replay -p 0 -q
+	expect_status 1 "$bin" --root "$fix/replay-stale" --replay -p 1023 -q
+	expect_grep "$tmp/err" '^iowait-freqmon: cannot pin the sampler to CPU 1023: Invalid argument$'
+	;;
+*)
+	echo "unknown case $case_name" >&2
+	exit 2
+	;;
+esac
+exit $failed
