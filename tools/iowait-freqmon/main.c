@@ -73,6 +73,7 @@ struct options {
 	const char *root;
 	bool replay, quiet, mlock, no_stat, no_freq;
 	int pin;			/* -1: not pinned */
+	int priority;			/* SCHED_FIFO priority, 0: none */
 	unsigned long ring_slots;	/* 0: automatic */
 	char **command;			/* NULL: none */
 };
@@ -119,6 +120,7 @@ static const struct option long_options[] = {
 	{ "no-stat", no_argument, NULL, OPT_NO_STAT },
 	{ "output", required_argument, NULL, 'o' },
 	{ "pin", required_argument, NULL, 'p' },
+	{ "priority", required_argument, NULL, 'P' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "rate", required_argument, NULL, 'r' },
 	{ "replay", no_argument, NULL, OPT_REPLAY },
@@ -142,6 +144,8 @@ static void print_usage(FILE *f)
 "  -d, --duration SEC    stop sampling after SEC seconds, e.g. 2.5\n"
 "  -c, --cpus LIST       CPUs to sample, e.g. 0-3,5 (default: all online)\n"
 "  -p, --pin CPU         run the sampler thread on CPU (default: not pinned)\n"
+"  -P, --priority PRIO   run the sampler thread SCHED_FIFO at PRIO (1-99;\n"
+"                        default: SCHED_OTHER)\n"
 "  -m, --mlock           lock the tool's memory (mlockall)\n"
 "  -b, --buffer N        ring buffer size in samples (default: 2 s worth,\n"
 "                        at least %d)\n"
@@ -215,7 +219,7 @@ static int parse_options(struct options *o, int argc, char **argv)
 	o->interval_ns = NSEC_PER_SEC / DEFAULT_RATE_HZ;
 	opterr = 0;
 	/* '+': options end at the command's name; ':': report missing args */
-	while ((c = getopt_long(argc, argv, "+:b:c:d:f:hi:mo:p:qr:s:V",
+	while ((c = getopt_long(argc, argv, "+:b:c:d:f:hi:mo:p:P:qr:s:V",
 				long_options, NULL)) != -1) {
 		switch (c) {
 		case 'b':
@@ -266,6 +270,12 @@ static int parse_options(struct options *o, int argc, char **argv)
 				return usage_error("invalid --pin '%s'",
 						   optarg);
 			o->pin = (int)v;
+			break;
+		case 'P':
+			if (parse_ulong(optarg, 1, 99, &v))
+				return usage_error("invalid --priority '%s' "
+						   "(1 to 99)", optarg);
+			o->priority = (int)v;
 			break;
 		case 'q':
 			o->quiet = true;
@@ -723,9 +733,12 @@ static int start_threads(struct run *r)
 			return EXIT_RUNTIME;
 		}
 	}
-	ret = sampler_start(&r->smp, r->opt.pin);
+	ret = sampler_start(&r->smp, r->opt.pin, r->opt.priority);
 	if (ret) {
-		if (r->opt.pin >= 0)
+		if (ret == -EPERM && r->opt.priority)
+			err_errno(ret, "cannot run the sampler SCHED_FIFO at "
+				  "priority %d", r->opt.priority);
+		else if (r->opt.pin >= 0)
 			err_errno(ret, "cannot pin the sampler to CPU %d",
 				  r->opt.pin);
 		else

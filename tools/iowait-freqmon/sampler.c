@@ -202,7 +202,7 @@ static void *sampler_main(void *arg)
 	return NULL;
 }
 
-int sampler_start(struct sampler *s, int pin_cpu)
+int sampler_start(struct sampler *s, int pin_cpu, int fifo_prio)
 {
 	pthread_attr_t attr;
 	int ret;
@@ -216,6 +216,16 @@ int sampler_start(struct sampler *s, int pin_cpu)
 		CPU_ZERO(&set);
 		CPU_SET((size_t)pin_cpu, &set);
 		ret = pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+	}
+	if (!ret && fifo_prio > 0) {
+		struct sched_param sp = { .sched_priority = fifo_prio };
+
+		ret = pthread_attr_setinheritsched(&attr,
+						   PTHREAD_EXPLICIT_SCHED);
+		if (!ret)
+			ret = pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
+		if (!ret)
+			ret = pthread_attr_setschedparam(&attr, &sp);
 	}
 	if (!ret)
 		ret = pthread_create(&s->thread, &attr, sampler_main, s);

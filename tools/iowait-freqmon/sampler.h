@@ -77,8 +77,11 @@ void sampler_free(struct sampler *s);
  */
 int sampler_prime(struct sampler *s);
 
-/* Start the thread, pinned to @pin_cpu if >= 0. Returns 0 or -errno. */
-int sampler_start(struct sampler *s, int pin_cpu);
+/*
+ * Start the thread, pinned to @pin_cpu if >= 0, with SCHED_FIFO priority
+ * @fifo_prio if > 0. Returns 0 or -errno (-EPERM: no right to SCHED_FIFO).
+ */
+int sampler_start(struct sampler *s, int pin_cpu, int fifo_prio);
 
 /* Ask the thread to stop (it takes a final sample), and wait for it. */
 void sampler_stop(struct sampler *s);

@@ -31,22 +31,6 @@
 #include "num.h"
 #include "timer_list.h"
 
-struct tl_field {
-	const char *name;
-	unsigned char len;
-	uint32_t bit;
-};
-
-static const struct tl_field tl_fields[] = {
-	{ "tick_stopped", 12, TL_TICK_STOPPED },
-	{ "idle_entrytime", 14, TL_ENTRYTIME },
-	{ "idle_exittime", 13, TL_EXITTIME },
-	{ "idle_sleeptime", 14, TL_IDLE },
-	{ "iowait_sleeptime", 16, TL_IOWAIT },
-	{ "idle_active", 11, TL_IDLE_ACTIVE },
-	{ "nr_iowait", 9, TL_NR_IOWAIT },
-};
-
 #define HAS_PREFIX(l, n, lit) \
 	((n) >= sizeof(lit) - 1 && !memcmp((l), (lit), sizeof(lit) - 1))
 
@@ -112,40 +96,60 @@ static void store_field(struct tl_cpu *c, uint32_t bit, uint64_t v)
 	}
 }
 
+/* The field a name stands for, 0 if not needed (constant-size compares). */
+static uint32_t field_bit(const char *n, size_t len)
+{
+	switch (len) {
+	case 9:
+		return memcmp(n, "nr_iowait", 9) ? 0 : TL_NR_IOWAIT;
+	case 11:
+		return memcmp(n, "idle_active", 11) ? 0 : TL_IDLE_ACTIVE;
+	case 12:
+		return memcmp(n, "tick_stopped", 12) ? 0 : TL_TICK_STOPPED;
+	case 13:
+		return memcmp(n, "idle_exittime", 13) ? 0 : TL_EXITTIME;
+	case 14:
+		if (!memcmp(n, "idle_entrytime", 14))
+			return TL_ENTRYTIME;
+		return memcmp(n, "idle_sleeptime", 14) ? 0 : TL_IDLE;
+	case 16:
+		return memcmp(n, "iowait_sleeptime", 16) ? 0 : TL_IOWAIT;
+	}
+	return 0;
+}
+
 /* "  .name   : value ..." with l just past "  ." */
 static void parse_field(struct tl_parser *p, const char *l, const char *e)
 {
-	struct tl_cpu *c = cur_cpu(p);
+	struct tl_cpu *c;
 	const char *q = l;
-	size_t len;
+	uint32_t bit;
 	uint64_t v;
 
+	/* the fields we need start with i, n or t; most others do not */
+	if (*l != 'i' && *l != 'n' && *l != 't')
+		return;
+	c = cur_cpu(p);
 	if (!c)
 		return;
 	while (q < e && *q != ' ' && *q != ':')
 		q++;
-	len = (size_t)(q - l);
-	for (size_t i = 0; i < sizeof(tl_fields) / sizeof(tl_fields[0]); i++) {
-		const struct tl_field *f = &tl_fields[i];
-
-		if (f->len != len || memcmp(l, f->name, len))
-			continue;
-		q = skip_blanks(q, e);
-		if (q >= e || *q != ':') {
-			c->bad = 1;
-			return;
-		}
-		q = skip_blanks(q + 1, e);
-		/* a number, then the end of the line or " nsecs" */
-		if (parse_u64(&q, e, &v) || (q < e && *q != ' ') ||
-		    (c->have & f->bit)) {
-			c->bad = 1;
-			return;
-		}
-		c->have |= f->bit;
-		store_field(c, f->bit, v);
+	bit = field_bit(l, (size_t)(q - l));
+	if (!bit)
+		return;
+	q = skip_blanks(q, e);
+	if (q >= e || *q != ':') {
+		c->bad = 1;
 		return;
 	}
+	q = skip_blanks(q + 1, e);
+	/* a number, then the end of the line or " nsecs" */
+	if (parse_u64(&q, e, &v) || (q < e && *q != ' ') || (c->have & bit)) {
+		c->bad = 1;
+		return;
+	}
+	c->have |= bit;
+	store_field(c, bit, v);
 }
 
 static void parse_cpu_line(struct tl_parser *p, const char *l, const char *e)
@@ -264,13 +268,36 @@ static void parse_line(struct tl_parser *p, const char *l, const char *e)
 	}
 }
 
+/*
+ * The next newline in [p, end), or NULL. Lines are short (20-70 bytes), so
+ * an inlined word-at-a-time search beats a memchr() call per line.
+ */
+static inline const char *find_newline(const char *p, const char *end)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const uint64_t ones = 0x0101010101010101ULL;
+
+	for (; end - p >= 8; p += 8) {
+		uint64_t w, x;
+
+		memcpy(&w, p, 8);
+		x = w ^ (ones * '\n');
+		/* the lowest set bit marks the first byte equal to '\n' */
+		x = (x - ones) & ~x & (ones << 7);
+		if (x)
+			return p + (__builtin_ctzll(x) >> 3);
+	}
+#endif
+	return memchr(p, '\n', (size_t)(end - p));
+}
+
 bool tl_parser_feed(struct tl_parser *p, const char *buf, size_t len)
 {
 	struct tl_snapshot *s = p->snap;
 
 	while (!(s->flags & TLS_DONE) && p->pos < len) {
 		const char *l = buf + p->pos;
-		const char *e = memchr(l, '\n', len - p->pos);
+		const char *e = find_newline(l, buf + len);
 
 		if (!e)
 			break;
