@@ -118,8 +118,7 @@ void json_meta(struct outbuf *ob, const struct run_meta *m)
 	outbuf_putc(ob, '}');
 }
 
-static void json_summary_cpu(struct outbuf *ob, const struct summary *s,
-			     const struct summary_cpu *c)
+static void json_summary_cpu(struct outbuf *ob, const struct summary_cpu *c)
 {
 	uint64_t tot = c->busy_ns + c->idle_ns + c->iowait_ns;
 
@@ -177,7 +176,6 @@ static void json_summary_cpu(struct outbuf *ob, const struct summary *s,
 	} else {
 		outbuf_puts(ob, "null");
 	}
-	(void)s;
 	outbuf_putc(ob, '}');
 }
 
@@ -208,7 +206,7 @@ void json_summary(struct outbuf *ob, const struct summary *s)
 	for (unsigned int i = 0; i < s->ncpus; i++) {
 		if (i)
 			outbuf_puts(ob, ",\n");
-		json_summary_cpu(ob, s, &s->cpu[i]);
+		json_summary_cpu(ob, &s->cpu[i]);
 	}
 	outbuf_puts(ob, "]}");
 }

@@ -939,6 +939,7 @@ static int run(struct run *r, int argc, char **argv)
 			err_errno(ret, "cannot run '%s'", r->opt.command[0]);
 			r->child = 0;
 			r->child_status = command_spawn_status(ret);
+			r->sum.command_status = r->child_status;
 			sampler_stop(&r->smp);
 		}
 	}

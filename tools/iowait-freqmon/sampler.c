@@ -47,15 +47,15 @@ static int read_snapshot(struct sampler *s)
 		return fd;
 	ret = tl_reader_read(s->reader, fd, &s->snap);
 	srcfile_put(s->tl_file, fd);
-	if (ret)
-		return ret;
-	if (s->snap.flags & TLS_TRUNCATED)
-		s->sum->ntruncated++;
-	if (s->freq)
-		freq_source_read(s->freq, s->seq);
-	acct_tick_update(&s->tick, &s->snap);
-	s->seq++;
-	return 0;
+	if (!ret) {
+		if (s->snap.flags & TLS_TRUNCATED)
+			s->sum->ntruncated++;
+		if (s->freq)
+			freq_source_read(s->freq, s->seq);
+		acct_tick_update(&s->tick, &s->snap);
+	}
+	s->seq++;	/* a replay moves on past a broken snapshot */
+	return ret;
 }
 
 static const struct tl_cpu *snap_cpu(const struct sampler *s, unsigned int cpu)

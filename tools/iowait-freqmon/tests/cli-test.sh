@@ -236,6 +236,14 @@ sources)
 	expect_grep "$tmp/err" 'warning: CPU 1 is not in timer_list now'
 	rows "$tmp/o.tsv" | awk '$2 == 1 && $NF != 0 { bad = 1 } END { exit bad }' ||
 		fail "absent CPU rows must be invalid"
+	# a replay snapshot without a header: no row, counted, the run goes on
+	cp -r "$fix/replay-stale" "$tmp/r"
+	echo garbage >"$tmp/r/proc/timer_list.3"
+	expect_status 0 "$bin" --root "$tmp/r" --replay -o "$tmp/r.tsv"
+	expect_grep "$tmp/err" '^summary: 5 samples over 0\.060000 s'
+	expect_grep "$tmp/err" 'read errors: 1,'
+	[[ $(rows "$tmp/r.tsv" | cut -f1 | uniq | tr '\n' ' ') == \
+		"0.010000 0.020000 0.040000 0.050000 0.060000 " ]] || fail "rows around a broken snapshot"
 	# the v0.8 and the host's v0.10 formats are accepted without warning
 	for f in linux-4.19-v0.8 host-v0.10 patched-v0.9; do
 		expect_status 0 "$bin" --root "$fix/$f" -r 1000 -d 0.005 -q
