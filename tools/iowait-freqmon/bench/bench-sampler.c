@@ -381,7 +381,10 @@ static int bench_sustained(long last, double seconds, int prio)
 	};
 	wr = (struct writer){ .ring = &ring, .out = &out, .ncpus = ncpus,
 			      .notify_fd = -1 };
-	if (sampler_init(&smp) || sampler_prime(&smp) || writer_start(&wr))
+	if (sampler_init(&smp) || sampler_prime(&smp))
+		return 1;
+	out.ops->begin(&out);	/* before the writer thread owns the output */
+	if (writer_start(&wr))
 		return 1;
 	ret = sampler_start(&smp, -1, prio);
 	if (ret) {
@@ -390,7 +393,6 @@ static int bench_sustained(long last, double seconds, int prio)
 		writer_finish(&wr);
 		return ret == -EPERM ? 0 : 1;
 	}
-	out.ops->begin(&out);
 	pthread_join(smp.thread, NULL);
 	smp.started = false;
 	writer_finish(&wr);
