@@ -40,8 +40,8 @@ for f in "${freqs[@]}"; do
 	r1=$(ratio 1 0 "$f") || fail "cpuloop failed"
 	r2=$(ratio 0 1 "$f") || fail "cpuloop failed"
 	line=$(awk -v f="$f" -v fmax="$fmax" -v a="$r1" -v b="$r2" -v tol="$tol" 'BEGIN {
-		exp = f / fmax; m = sqrt(a * b); err = (m / exp - 1) * 100
-		printf "%-12d  %.4f    %.4f    %+6.2f     (%.4f, %.4f)%s", f, exp, m, err, a, b,
+		want = f / fmax; m = sqrt(a * b); err = (m / want - 1) * 100
+		printf "%-12d  %.4f    %.4f    %+6.2f     (%.4f, %.4f)%s", f, want, m, err, a, b,
 			(err > tol || err < -tol) ? "  OUT OF TOLERANCE" : ""
 	}')
 	echo "$line"
