@@ -14,7 +14,8 @@ loop=${IFM_BIN_DIR:?IFM_BIN_DIR must name the folder with cpuloop}/cpuloop
 [[ -x $loop ]] || fail "$loop not built"
 fmax=$(cpufreq 0 cpuinfo_max_freq)
 fmin=$(cpufreq 0 cpuinfo_min_freq)
-echo "policies: $(ls /sys/devices/system/cpu/cpufreq/), related cpus of policy0: $(xargs </sys/devices/system/cpu/cpufreq/policy0/related_cpus)"
+policies=(/sys/devices/system/cpu/cpufreq/policy*)
+echo "policies: ${policies[*]##*/}, related cpus of policy0: $(xargs </sys/devices/system/cpu/cpufreq/policy0/related_cpus)"
 
 "$loop" -c 0,1 -t 300 >/dev/null &
 load=$!
