@@ -4,7 +4,6 @@
  * per CPU, all started together. The lab uses it to check that emulated
  * P-states slow CPU-bound work by f/fmax and leave idle CPUs alone.
  */
-#define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
 #include <pthread.h>
@@ -14,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "cpulist.h"
 
 #define MAX_CPUS	64
 #define MAX_WAKEUPS	100000
@@ -131,34 +132,20 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Fill @cpus from a cpulist ("0-1,3"); returns how many, or -errno. */
 static int parse_cpus(const char *s, int *cpus)
 {
-	int n = 0;
+	unsigned char set[CPU_SETSIZE];
+	int n = cpulist_parse(s, set, CPU_SETSIZE), k = 0;
 
-	while (*s) {
-		char *end;
-		long a = strtol(s, &end, 10), b = a;
-
-		if (end == s || a < 0)
-			return -EINVAL;
-		if (*end == '-') {
-			s = end + 1;
-			b = strtol(s, &end, 10);
-			if (end == s || b < a)
-				return -EINVAL;
-		}
-		for (long c = a; c <= b; c++) {
-			if (n == MAX_CPUS || c >= CPU_SETSIZE)
-				return -E2BIG;
-			cpus[n++] = (int)c;
-		}
-		if (*end == ',')
-			end++;
-		else if (*end)
-			return -EINVAL;
-		s = end;
-	}
-	return n ? n : -EINVAL;
+	if (n < 0)
+		return n;
+	if (n > MAX_CPUS)
+		return -E2BIG;
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (set[c])
+			cpus[k++] = c;
+	return k;
 }
 
 static void usage(FILE *f)
