@@ -33,3 +33,22 @@ human_secs() {
 		printf '%ds' "$s"
 	fi
 }
+
+# read_series SERIES PATCHDIR: read kernel/series into the array series_patches
+# (patch file names in order) and series_nbase (how many come before the
+# @baseline marker, i.e. the lab patches). One patch per line, '#' starts a
+# comment. Dies on a listed patch that does not exist or a missing marker.
+read_series() {
+	local e
+	series_patches=()
+	series_nbase=-1
+	while IFS= read -r e; do
+		if [[ $e == @baseline ]]; then
+			series_nbase=${#series_patches[@]}
+			continue
+		fi
+		[[ -f $2/$e ]] || die "kernel/series lists $e, but kernel/patches/$e does not exist"
+		series_patches+=("$e")
+	done < <(sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$1")
+	((series_nbase >= 0)) || die "kernel/series has no @baseline marker"
+}
