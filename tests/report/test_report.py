@@ -1,0 +1,366 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Tests of scripts/report on the synthetic results of make-fixture.py.
+
+Usage: test_report.py [unittest arguments, e.g. SummaryTest]
+
+The expected numbers are worked out by hand from make-fixture.py's
+patterns (dt = 0.01 s, samples for the whole runtime; CPU 1 always busy 0.1
+at 800 MHz: 0.1 x 1500 + 0.9 x 300 = 420 mW):
+
+  PERF      cpu0 busy 0.8 at 2400: 0.8 x 9000 + 0.2 x 300 = 7260 mW, +420 = 7680 mW
+  POWERSAVE cpu0 busy 0.8 at  800: 0.8 x 1500 + 0.2 x 300 = 1260 mW, +420 = 1680 mW
+  OD_IDLE   busy@2400, iowait@2400, busy@800, idle@800 per 0.04 s:
+            (9000 + 300 + 1500 + 300) / 4 = 2775 mW, +420 = 3195 mW;
+            busy 0.5, iowait 0.25, half the busy time at each P-state: 1600 MHz
+  OD_BUSY   three PERF rows, one busy 0.8 at 1200 (0.8 x 2600 + 60 = 2140):
+            (3 x 7260 + 2140) / 4 = 5980 mW, +420 = 6400 mW;
+            busy at 2400 3/4, at 1200 1/4: 2100 MHz
+  HALF_2400 busy 0.5: 0.5 x 9000 + 150 = 4650, +420 = 5070 mW
+  HALF_1600 busy 0.5: 0.5 x 4100 + 150 = 2200, +420 = 2620 mW
+
+Run energy = runtime x power (the samples cover the runtime).
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+TOP = HERE.parent.parent
+REPORT = TOP / "scripts" / "report"
+FIXTURE = HERE / "make-fixture.py"
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+# (workload, kernel, governor, io_is_busy) -> expected values.
+EXPECTED = {
+    # runtimes 1.00 1.20 1.10; run 1 has an invalid row (ignored), run 3 a row
+    # without frequency on both CPUs (in the shares, not in MHz or energy);
+    # energies 7.68 9.216 8.448 J.
+    ("wl-a", "baseline", "performance", None): dict(
+        runs=3, failed=0, median_s=1.10, p25_s=1.05, p75_s=1.15, mean_busy_mhz=2400,
+        iowait_share=0.1, busy_share=0.8, time_in_state={"2400": 1.0}, efficiency=1.0,
+        energy_j=8.448, edp_js=8.448 * 1.10, samples_no_freq=2, no_samples=0),
+    # runtimes 3.0 3.2 3.1, energies 3.1 x 1.68 = 5.208 (median)
+    ("wl-a", "baseline", "powersave", None): dict(
+        runs=3, failed=0, median_s=3.10, p25_s=3.05, p75_s=3.15, mean_busy_mhz=800,
+        iowait_share=0.1, busy_share=0.8, time_in_state={"800": 1.0}, efficiency=0.0,
+        energy_j=5.208, edp_js=5.208 * 3.10),
+    # runtimes 2.6 2.4 2.8; efficiency (3.1 - 2.6) / (3.1 - 1.1) = 0.25;
+    # energy 2.6 x 3.195 = 8.307
+    ("wl-a", "baseline", "ondemand", 0): dict(
+        runs=3, failed=0, median_s=2.60, p25_s=2.50, p75_s=2.70, mean_busy_mhz=1600,
+        iowait_share=0.25, busy_share=0.5, time_in_state={"800": 0.5, "2400": 0.5},
+        efficiency=0.25, energy_j=8.307, edp_js=8.307 * 2.60),
+    # runtimes 1.28 1.32 1.36; efficiency (3.1 - 1.32) / 2 = 0.89;
+    # energy 1.32 x 6.4 = 8.448
+    ("wl-a", "baseline", "ondemand", 1): dict(
+        runs=3, failed=0, median_s=1.32, p25_s=1.30, p75_s=1.34, mean_busy_mhz=2100,
+        iowait_share=0.1, busy_share=0.8, time_in_state={"1200": 0.25, "2400": 0.75},
+        efficiency=0.89, energy_j=8.448, edp_js=8.448 * 1.32),
+    ("wl-a", "patched", "performance", None): dict(
+        runs=3, median_s=1.10, efficiency=1.0, energy_j=8.448, samples_no_freq=0),
+    ("wl-a", "patched", "powersave", None): dict(
+        runs=3, median_s=3.10, efficiency=0.0, energy_j=5.208),
+    ("wl-a", "patched", "ondemand", 0): dict(
+        runs=3, median_s=2.60, p25_s=2.60, p75_s=2.60, efficiency=0.25, energy_j=8.307),
+    # runtimes 1.20 1.24 1.16 and a failed 99 s run (excluded);
+    # efficiency (3.1 - 1.2) / 2 = 0.95; energy 1.2 x 6.4 = 7.68
+    ("wl-a", "patched", "ondemand", 1): dict(
+        runs=3, failed=1, median_s=1.20, p25_s=1.18, p75_s=1.22, mean_busy_mhz=2100,
+        iowait_share=0.1, busy_share=0.8, time_in_state={"1200": 0.25, "2400": 0.75},
+        efficiency=0.95, energy_j=7.68, edp_js=7.68 * 1.20, runtimes_s=[1.20, 1.24, 1.16]),
+    # run 2 has no samples ("-"): energies 2.0 and 2.1 x 5.07, median 10.3935;
+    # no powersave for wl-b: efficiency null
+    ("wl-b", "baseline", "performance", None): dict(
+        runs=3, no_samples=1, median_s=2.10, mean_busy_mhz=2400, busy_share=0.5,
+        iowait_share=0.0, efficiency=None, energy_j=10.3935, edp_js=10.3935 * 2.10),
+    # run 2's samples file is missing: energies 4.0 and 4.2 x 2.62
+    ("wl-b", "baseline", "ondemand", 0): dict(
+        runs=3, no_samples=1, median_s=4.20, p25_s=4.10, p75_s=4.30, mean_busy_mhz=1600,
+        time_in_state={"1600": 1.0}, efficiency=None, energy_j=10.742,
+        edp_js=10.742 * 4.20),
+    ("wl-b", "patched", "performance", None): dict(
+        runs=3, no_samples=0, energy_j=2.1 * 5.07, edp_js=2.1 * 5.07 * 2.1),
+    ("wl-b", "patched", "ondemand", 1): dict(
+        runs=3, median_s=4.20, mean_busy_mhz=2400, energy_j=4.2 * 5.07,
+        edp_js=4.2 * 5.07 * 4.2),
+}
+
+SUMMARY_KEYS = {"kernel", "governor", "io_is_busy", "workload", "runs", "failed",
+                "median_s", "p25_s", "p75_s", "mean_busy_mhz", "iowait_share",
+                "busy_share", "time_in_state", "efficiency", "energy_j", "edp_js"}
+
+
+def make_fixture(parent):
+    rdir = Path(parent) / "results"
+    subprocess.run([sys.executable, str(FIXTURE), str(rdir)], check=True)
+    return rdir
+
+
+def run_report(*args, env=None):
+    return subprocess.run([sys.executable, str(REPORT), *map(str, args)],
+                          capture_output=True, text=True, env=env, timeout=600, check=False)
+
+
+class Fixture(unittest.TestCase):
+    """One fixture and one report (PNG and SVG) shared by a class's tests."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory(prefix="test-report-")
+        cls.rdir = make_fixture(cls.tmp.name)
+        cls.res = run_report("--formats", "png,svg", cls.rdir)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def setUp(self):
+        self.assertEqual(self.res.returncode, 0, self.res.stderr)
+
+
+class SummaryTest(Fixture):
+    def test_records(self):
+        summary = json.loads((self.rdir / "summary.json").read_text())
+        self.assertIsInstance(summary, list)
+        got = {(r["workload"], r["kernel"], r["governor"], r["io_is_busy"]): r for r in summary}
+        self.assertEqual(len(summary), len(got), "one record per config")
+        self.assertEqual(set(got), set(EXPECTED))
+        self.assertEqual([k[:2] for k in got][:2], [("wl-a", "baseline")] * 2, "report order")
+        for key, want in EXPECTED.items():
+            rec = got[key]
+            self.assertLessEqual(SUMMARY_KEYS, set(rec), key)
+            for name, value in want.items():
+                with self.subTest(config=key, key=name):
+                    self.check_value(rec[name], value)
+
+    def check_value(self, got, want):
+        if want is None:
+            self.assertIsNone(got)
+        elif isinstance(want, dict):
+            self.assertEqual(set(got), set(want))
+            for k, v in want.items():
+                self.assertAlmostEqual(got[k], v, places=6)
+        elif isinstance(want, list):
+            self.assertEqual(len(got), len(want))
+            for g, w in zip(got, want):
+                self.assertAlmostEqual(g, w, places=6)
+        elif isinstance(want, int) and not isinstance(want, bool) and isinstance(got, int):
+            self.assertEqual(got, want)
+        else:
+            self.assertIsNotNone(got)
+            self.assertAlmostEqual(got, want, places=6)
+
+    def test_plot_tsvs(self):
+        rt = (self.rdir / "plots" / "runtime-wl-a.tsv").read_text().splitlines()
+        self.assertIn("config\tbaseline\tp25\tp75\tpatched\tp25\tp75", rt)
+        self.assertIn("ondemand io_is_busy=1\t1.32\t1.3\t1.34\t1.2\t1.18\t1.22", rt)
+        tis = (self.rdir / "plots" / "time-in-state-wl-a.tsv").read_text().splitlines()
+        self.assertIn("config\t800\t1200\t1600\t2000\t2400", tis)
+        self.assertIn("baseline ondemand io_is_busy=0\t0.5\t0\t0\t0\t0.5", tis)
+
+
+class AttrCollector(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.refs = []
+        self.tags = set()
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.add(tag)
+        self.refs += [v or "" for k, v in attrs if k in ("src", "href")]
+
+
+class ReportTest(Fixture):
+    ROW_A = ("| patched | ondemand | 1 | 3 (+1 failed) | 1.200 (1.180-1.220) | 2100 | 10.0% "
+             "| 0.95 | 7.68 | 9.22 |")
+    ROW_B = ("| baseline | ondemand | 0 | 3 | 2.600 (2.500-2.700) | 1600 | 25.0% | 0.25 "
+             "| 8.31 | 21.60 |")
+
+    def test_markdown(self):
+        md = (self.rdir / "report.md").read_text()
+        self.assertIn(self.ROW_A, md)
+        self.assertIn(self.ROW_B, md)
+        self.assertIn("| baseline | performance | - | 3 | 2.100 (2.050-2.150) | 2400 | 0.0% "
+                      "| n/a | 10.39 | 21.83 |", md)
+        for text in ("QEMU emulator version 7.2.99", "a" * 40, "6.1.192-gbase", "quick run",
+                     "2026-12-03T12:00:00Z", "[baseline-ondemand-wl-a.svg](perf/baseline-ondemand-wl-a.svg)"):
+            self.assertIn(text, md)
+
+    def test_findings(self):
+        md = (self.rdir / "report.md").read_text()
+        wl_a, wl_b = md.split("## Workload wl-a")[1].split("## Workload wl-b")
+        # 2.6 / 1.1 = 2.36, 1.2 / 1.1 = 1.09, powersave 3.1 / 1.1 = 2.82
+        self.assertIn("ondemand io_is_busy=0 (its default) takes 2.36x performance's time "
+                      "(median 2.60 s vs 1.10 s; powersave 2.82x)", wl_a)
+        self.assertIn("ondemand io_is_busy=1 (its default) takes 1.09x performance's time", wl_a)
+        self.assertIn("efficiency 0.25 -> 0.95", wl_a)
+        self.assertIn("mean busy frequency 1600 -> 2100 MHz", wl_a)
+        self.assertIn("modelled energy 8.31 -> 7.68 J (-7.5%)", wl_a)
+        self.assertIn("is faster", wl_a)
+        self.assertNotIn("no clear difference", wl_a)
+        # wl-b: the same runtimes on both kernels
+        self.assertIn("takes 2.00x performance's time", wl_b)
+        self.assertIn("no clear difference", wl_b)
+        self.assertNotIn("is faster", wl_b)
+
+    def test_failed_and_missing_runs_listed(self):
+        md = (self.rdir / "report.md").read_text()
+        failed = md.split("## Failed runs")[1]
+        self.assertIn("order 25: patched ondemand io_is_busy=1 wl-a #4, status 1, 99.000 s", failed)
+        nos = md.split("## Runs without samples")[1]
+        self.assertIn("order 27: baseline performance wl-b #2", nos)
+        self.assertIn("order 30: baseline ondemand io_is_busy=0 wl-b #2", nos)
+        self.assertIn("030-baseline-ondemand-0-wl-b-2.tsv", self.res.stderr)
+
+    def test_before_after_first(self):
+        md = (self.rdir / "report.md").read_text()
+        first_img = md.index("![")
+        self.assertLess(first_img, md.index("## Workload wl-a"))
+        self.assertTrue(md[first_img:].split("](", 1)[1].startswith("plots/beforeafter-wl-a.png)"))
+        # the runs nearest each config's median: baseline io 0 run 1 (2.60 s),
+        # patched io 1 run 1 (1.20 s)
+        self.assertIn("Top: baseline (6.1.192-gbase), ondemand io_is_busy=0, wl-a: run 1, 2.60 s", md)
+        self.assertIn("bottom: patched (6.1.192-gpatch), ondemand io_is_busy=1, wl-a: run 1, 1.20 s", md)
+
+    def test_html_self_contained(self):
+        text = (self.rdir / "report.html").read_text()
+        parser = AttrCollector()
+        parser.feed(text)
+        self.assertFalse({"script", "link", "iframe", "object"} & parser.tags)
+        external = [r for r in parser.refs
+                    if not r.startswith(("data:", "#", "perf/"))]
+        self.assertEqual(external, [])
+        self.assertIn("perf/baseline-ondemand-wl-a.svg", parser.refs)
+        self.assertGreaterEqual(sum(r.startswith("data:image/png;base64,") for r in parser.refs), 5)
+        self.assertIn("<td>1.200 (1.180-1.220)</td>", text)
+        self.assertIn("efficiency 0.25 -&gt; 0.95", text)
+
+    def test_plots(self):
+        plots = self.rdir / "plots"
+        titles = {
+            "beforeafter-wl-a": "wl-a: ondemand, baseline (top) vs patched (bottom)",
+            "beforeafter-wl-b": "wl-b: ondemand, baseline (top) vs patched (bottom)",
+            "runtime-wl-a": "wl-a: runtime",
+            "time-in-state-wl-b": "wl-b: time in state",
+            "timechart-wl-a-patched-ondemand-io1":
+                "patched (6.1.192-gpatch), ondemand io_is_busy=1, wl-a: run 1, 1.20 s",
+            "timechart-wl-b-baseline-performance":
+                "baseline (6.1.192-gbase), performance, wl-b: run 3, 2.10 s",
+        }
+        for base, title in titles.items():
+            with self.subTest(plot=base):
+                self.assertEqual((plots / f"{base}.png").read_bytes()[:8], PNG_MAGIC)
+                root = ET.parse(plots / f"{base}.svg").getroot()
+                self.assertTrue(root.tag.endswith("svg"))
+                self.assertIn(title, " ".join(root.itertext()))
+        self.assertEqual(len(list(plots.glob("timechart-*.png"))), 12)
+
+
+class BadInputTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory(prefix="test-report-")
+        self.rdir = make_fixture(self.tmp.name)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def assert_error(self, res, *texts):
+        self.assertEqual(res.returncode, 1, res.stderr)
+        lines = res.stderr.strip().splitlines()
+        self.assertEqual(len(lines), 1, res.stderr)
+        self.assertTrue(lines[0].startswith("report: error: "), lines[0])
+        for t in texts:
+            self.assertIn(t, lines[0])
+
+    def edit_runs(self, line, fn):
+        path = self.rdir / "runs.tsv"
+        lines = path.read_text().splitlines()
+        lines[line - 1] = fn(lines[line - 1])
+        path.write_text("\n".join(lines) + "\n")
+
+    def test_missing_runs(self):
+        (self.rdir / "runs.tsv").unlink()
+        self.assert_error(run_report("--no-plots", self.rdir), "runs.tsv", "cannot read")
+
+    def test_missing_meta(self):
+        (self.rdir / "meta.json").unlink()
+        self.assert_error(run_report("--no-plots", self.rdir), "meta.json")
+
+    def test_bad_json(self):
+        (self.rdir / "meta.json").write_text('{\n"quick": true,\n}\n')
+        self.assert_error(run_report("--no-plots", self.rdir), "meta.json:3:")
+
+    def test_malformed_runtime(self):
+        self.edit_runs(5, lambda ln: ln.replace("\t3.000\t", "\tabc\t"))
+        self.assert_error(run_report("--no-plots", self.rdir), "runs.tsv:5:", "runtime_s", "abc")
+
+    def test_wrong_field_count(self):
+        self.edit_runs(3, lambda ln: ln.rsplit("\t", 1)[0])
+        self.assert_error(run_report("--no-plots", self.rdir), "runs.tsv:3:", "8 tab-separated")
+
+    def test_unknown_governor(self):
+        self.edit_runs(7, lambda ln: ln.replace("powersave", "turbo"))
+        self.assert_error(run_report("--no-plots", self.rdir), "runs.tsv:7:", "turbo")
+
+    def test_bad_header(self):
+        self.edit_runs(1, lambda ln: ln.replace("runtime_s", "runtime"))
+        self.assert_error(run_report("--no-plots", self.rdir), "runs.tsv:1:", "header")
+
+    def test_not_a_directory(self):
+        self.assert_error(run_report("--no-plots", self.rdir / "nothing"), "not a directory")
+
+    def test_failed_run_excluded(self):
+        # make a wl-a baseline performance run fail: its 1.20 s leaves the median
+        self.edit_runs(3, lambda ln: ln[:ln.rindex("\t0\t")] + "\t7\t" + ln.rsplit("\t", 1)[1])
+        res = run_report("--no-plots", self.rdir)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        rec = json.loads((self.rdir / "summary.json").read_text())[0]
+        self.assertEqual((rec["runs"], rec["failed"]), (2, 1))
+        self.assertAlmostEqual(rec["median_s"], 1.05)  # of 1.00 and 1.10
+        self.assertAlmostEqual(rec["energy_j"], (7.68 + 8.448) / 2)
+        md = (self.rdir / "report.md").read_text()
+        self.assertIn("order 2: baseline performance wl-a #2, status 7, 1.200 s",
+                      md.split("## Failed runs")[1])
+        self.assertIn("| baseline | performance | - | 2 (+1 failed) | 1.050 (1.025-1.075) |", md)
+
+    def test_malformed_samples_file(self):
+        path = next((self.rdir / "samples").glob("007-*"))
+        lines = path.read_text().splitlines()
+        lines[12] = "0.05\tzero\t1\t0\t0\t800000\t1"
+        path.write_text("\n".join(lines) + "\n")
+        res = run_report("--no-plots", self.rdir)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        self.assertIn(f"{path.name}:13: malformed sample row", res.stderr)
+        rec = json.loads((self.rdir / "summary.json").read_text())[2]
+        self.assertEqual((rec["governor"], rec["io_is_busy"], rec["no_samples"]), ("ondemand", 0, 1))
+        self.assertEqual(rec["runs"], 3)
+        self.assertAlmostEqual(rec["energy_j"], (2.4 + 2.8) / 2 * 3.195)
+
+    def test_usage(self):
+        self.assertEqual(run_report().returncode, 2)
+        self.assertEqual(run_report("--formats", "pdf", self.rdir).returncode, 2)
+        self.assertEqual(run_report("--bogus", self.rdir).returncode, 2)
+        res = run_report("--help")
+        self.assertEqual(res.returncode, 0)
+        self.assertIn("usage:", res.stdout)
+        self.assertIn("--no-plots", res.stdout)
+
+    def test_no_gnuplot(self):
+        env = dict(os.environ, PATH=str(self.rdir / "samples"))
+        self.assert_error(run_report(self.rdir, env=env), "gnuplot")
+        res = run_report("--no-plots", self.rdir, env=env)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        self.assertTrue((self.rdir / "report.html").is_file())
+        self.assertTrue((self.rdir / "plots" / "runtime-wl-a.tsv").is_file())
+        self.assertEqual(list((self.rdir / "plots").glob("*.png")), [])
+
+
+if __name__ == "__main__":
+    unittest.main()
