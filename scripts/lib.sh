@@ -19,6 +19,14 @@ need_cmd() {
 		die "$1 not found (install the Debian package '$2', or run scripts/install-deps)"
 }
 
+# need_arg OPTION [VALUE...]: an option's value is there (call with "$@"
+# from an option loop); otherwise exits 2 with a one-line usage error.
+need_arg() {
+	(($# >= 2)) && [[ -n $2 ]] && return 0
+	printf "%s: %s needs a value (see '%s --help')\n" "$IFM_PROG" "$1" "$IFM_PROG" >&2
+	exit 2
+}
+
 # stage N TOTAL TEXT: one progress line per stage of a long job.
 stage() {
 	printf '%s: [%s/%s] %s\n' "$IFM_PROG" "$1" "$2" "$3" >&2
