@@ -7,19 +7,23 @@
 # are never timed one after another. Instead the same CPU-bound loop runs on
 # both vCPUs at once, one at the top P-state and one at f, and then again
 # with the CPUs swapped; the geometric mean of the two slow/fast ratios
-# cancels both the drift and any difference between the vCPUs. It must be
-# within TOLERANCE percent (default 5) of f/fmax at every P-state.
+# cancels both the drift and any difference between the vCPUs. Each P-state
+# is measured in ROUNDS such pairs (default 3), rounds of all P-states
+# interleaved, and the median kept, so one disturbed run (the host
+# descheduling a vCPU) does not decide. It must be within TOLERANCE percent
+# (default 5) of f/fmax at every P-state.
 #
 # Then an idle CPU must not be slowed: the median wake-up latency of a timer
 # on an otherwise idle CPU is the same at the lowest and the top P-state.
 #
-# Usage: calibrate.sh [SECONDS_PER_RUN [TOLERANCE_PCT]]
+# Usage: calibrate.sh [SECONDS_PER_RUN [TOLERANCE_PCT [ROUNDS]]]
 set -euo pipefail
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
 secs=${1:-3}
 tol=${2:-5}
+rounds=${3:-3}
 loop=${IFM_BIN_DIR:?IFM_BIN_DIR must name the folder with cpuloop}/cpuloop
 [[ -x $loop ]] || fail "$loop not built"
 fmax=$(cpufreq 0 cpuinfo_max_freq)
@@ -34,14 +38,27 @@ ratio() {
 		END { if (!(s in v) || !(f in v) || v[f] <= 0) exit 1; printf "%.6f", v[s] / v[f] }'
 }
 
-echo "# P-state_kHz  expected  measured  error_pct  (cpu1/cpu0, cpu0/cpu1)"
+# Rounds over all P-states, so a slow phase of the host spreads over all.
+declare -A pairs
+for ((i = 0; i < rounds; i++)); do
+	for f in "${freqs[@]}"; do
+		r1=$(ratio 1 0 "$f") || fail "cpuloop failed"
+		r2=$(ratio 0 1 "$f") || fail "cpuloop failed"
+		pairs[$f]+="$r1,$r2 "
+	done
+done
+
+echo "# P-state_kHz  expected  measured  error_pct  (sqrt(cpu1/cpu0 * cpu0/cpu1) of each round; median kept)"
 bad=0
 for f in "${freqs[@]}"; do
-	r1=$(ratio 1 0 "$f") || fail "cpuloop failed"
-	r2=$(ratio 0 1 "$f") || fail "cpuloop failed"
-	line=$(awk -v f="$f" -v fmax="$fmax" -v a="$r1" -v b="$r2" -v tol="$tol" 'BEGIN {
-		want = f / fmax; m = sqrt(a * b); err = (m / want - 1) * 100
-		printf "%-12d  %.4f    %.4f    %+6.2f     (%.4f, %.4f)%s", f, want, m, err, a, b,
+	line=$(awk -v f="$f" -v fmax="$fmax" -v pairs="${pairs[$f]}" -v tol="$tol" 'BEGIN {
+		n = split(pairs, p, " ")
+		for (i = 1; i <= n; i++) { split(p[i], ab, ","); g[i] = sqrt(ab[1] * ab[2]) }
+		for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (g[j] < g[i]) { t = g[i]; g[i] = g[j]; g[j] = t }
+		m = (n % 2) ? g[(n + 1) / 2] : (g[n / 2] + g[n / 2 + 1]) / 2
+		want = f / fmax; err = (m / want - 1) * 100
+		all = ""; for (i = 1; i <= n; i++) all = all sprintf("%s%.4f", i > 1 ? " " : "", g[i])
+		printf "%-12d  %.4f    %.4f    %+6.2f     (%s)%s", f, want, m, err, all,
 			(err > tol || err < -tol) ? "  OUT OF TOLERANCE" : ""
 	}')
 	echo "$line"
