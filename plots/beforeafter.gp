@@ -19,6 +19,9 @@
 #   xmax           end of the shared time axis in s                    default: the longer run's last sample
 #   fmax           top of the frequency axis in MHz                    default: 1.1 x highest sampled in either
 #   width, height  size in pixels                                      default: 1000 x 560
+#   bins           average the samples into this many bins across      default: the plot's width in
+#                  the time axis (0: one bar per sample, exact)          pixels if a run has more
+#                                                                        samples per CPU, else 0
 
 _dir = ARG0[1:strstrt(ARG0, "beforeafter.gp") - 1]
 if (!exists("base") || !exists("patched")) {
@@ -35,6 +38,10 @@ if (!exists("height")) { height = 560 }
 set datafile separator "\t"
 set datafile columnheaders
 _f(col) = valid(col) ? column(col) / 1000.0 : 0
+stats base using 2 nooutput
+_n1 = STATS_records / (STATS_max - STATS_min + 1)
+stats patched using 2 nooutput
+_n2 = STATS_records / (STATS_max - STATS_min + 1)
 stats base using 1 nooutput
 _t1 = STATS_max
 stats patched using 1 nooutput
@@ -57,6 +64,9 @@ ph = (1 - top - bottom) / 2
 b_keytop = 24.0 / height
 set multiplot title title font ",12"
 set xrange [0:xmax]
+_px = width - 170
+if (!exists("bins")) { bins = (_n1 > _px || _n2 > _px) ? _px : 0 }
+b_bw = bins > 0 ? xmax / bins : 0
 set y2range [0:fmax]
 set lmargin at screen 90.0 / width
 set rmargin at screen 1 - 80.0 / width

@@ -15,6 +15,9 @@
 #   xmax    end of the time axis in s                              default: last sample
 #   fmax    top of the frequency axis in MHz                       default: 1.1 x highest sampled
 #   width   width in pixels                                        default: 1000
+#   bins    average the samples into this many bins across the     default: the plot's width in
+#           time axis (0: one bar per sample, exact)                 pixels if the run has more
+#                                                                    samples per CPU, else 0
 #   height  height in pixels                                       default: 70 + 200 per CPU
 
 _dir = ARG0[1:strstrt(ARG0, "timechart.gp") - 1]
@@ -25,6 +28,7 @@ if (!exists("width")) { width = 1000 }
 set datafile separator "\t"
 set datafile columnheaders
 stats in using 2 nooutput
+_per_cpu = STATS_records / (STATS_max - STATS_min + 1)
 cpu_lo = exists("cpu") ? cpu : int(STATS_min)
 cpu_hi = exists("cpu") ? cpu : int(STATS_max)
 ncpu = cpu_hi - cpu_lo + 1
@@ -43,6 +47,9 @@ ph = (1 - top - bottom) / ncpu
 b_keytop = 24.0 / height
 set multiplot title title font ",12"
 set xrange [0:xmax]
+_px = width - 160
+if (!exists("bins")) { bins = _per_cpu > _px ? _px : 0 }
+b_bw = bins > 0 ? xmax / bins : 0
 set y2range [0:fmax]
 set lmargin at screen 80.0 / width
 set rmargin at screen 1 - 80.0 / width

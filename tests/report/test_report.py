@@ -263,6 +263,51 @@ class ReportTest(Fixture):
         self.assertEqual(len(list(plots.glob("timechart-*.png"))), 12)
 
 
+class GnuplotTest(unittest.TestCase):
+    """The time-chart scripts alone, in the binned mode too."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory(prefix="test-report-")
+        cls.rdir = make_fixture(cls.tmp.name)
+        cls.samples = sorted((cls.rdir / "samples").glob("*.tsv"))
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def gnuplot(self, script, **variables):
+        assign = "; ".join(f"{k}='{v}'" if isinstance(v, (str, Path)) else f"{k}={v}"
+                           for k, v in variables.items())
+        return subprocess.run(["gnuplot", "-e", assign, str(TOP / "plots" / script)],
+                              capture_output=True, text=True, timeout=120, check=False)
+
+    def test_timechart_binned(self):
+        out = Path(self.tmp.name) / "binned.svg"
+        res = self.gnuplot("timechart.gp", **{"in": self.samples[0], "out": out,
+                                              "title": "binned chart", "bins": 20})
+        self.assertEqual(res.returncode, 0, res.stderr)
+        root = ET.parse(out).getroot()
+        text = " ".join(root.itertext())
+        for t in ("binned chart", "CPU 0", "CPU 1", "frequency (MHz)", "time (s)", "iowait"):
+            self.assertIn(t, text)
+
+    def test_beforeafter_exact_png(self):
+        out = Path(self.tmp.name) / "ba.png"
+        res = self.gnuplot("beforeafter.gp", base=self.samples[6], patched=self.samples[21],
+                           out=out, bins=0, cpu=1)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        self.assertEqual(out.read_bytes()[:8], PNG_MAGIC)
+
+    def test_bad_out(self):
+        res = self.gnuplot("timechart.gp", **{"in": self.samples[0]})
+        self.assertNotEqual(res.returncode, 0)
+        self.assertIn("set out=", res.stdout + res.stderr)
+        res = self.gnuplot("timechart.gp", **{"in": self.samples[0], "out": "x.pdf"})
+        self.assertNotEqual(res.returncode, 0)
+        self.assertIn("must end in .png or .svg", res.stdout + res.stderr)
+
+
 class BadInputTest(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory(prefix="test-report-")
