@@ -47,6 +47,14 @@ if ! grep -qx hello-from-guest "$tmp/out" || [[ $(cat "$tmp/res/file" 2>/dev/nul
 	failures=$((failures + 1))
 fi
 expect "hung guest" 124 'timed out after 20s' -- "$run" --kernel "$kernel" --timeout 20 -- sleep 1000
+# A boot that never starts the command (here init is sleep) is retried once,
+# then reported; both hung consoles are kept.
+expect "boot hang" 124 'hung while booting, 2 times' -- "$run" --kernel "$kernel" \
+	--boot-timeout 10 --log "$tmp/boot.log" --append "init=/usr/bin/sleep -- 1000" -- true
+if ! grep -q 'booting again' "$tmp/err" || [[ ! -s $tmp/boot.log.hung-1 || ! -s $tmp/boot.log.hung-2 ]]; then
+	echo "FAIL: boot hang: no retry warning or hung logs not kept" >&2
+	failures=$((failures + 1))
+fi
 expect "kernel warning" 123 'WARNING: CPU: .* lkdtm' -- "$run" --kernel "$kernel" -- \
 	sh -c 'echo WARNING >/sys/kernel/debug/provoke-crash/DIRECT'
 expect "kernel panic" 123 'kernel splat' -- "$run" --kernel "$kernel" -- \
