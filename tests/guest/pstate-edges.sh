@@ -1,0 +1,102 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# In the guest: the emulated P-states at their edges. Everything that
+# changes a P-state runs on cpu1 (taskset), so that on cpu0 only the loop
+# being measured runs.
+#
+#  debt     cpu0 runs a CPU-bound loop at 800 MHz for 2 s, then goes to
+#           2000 MHz; the loop's throughput in the first 0.5 s after the
+#           change, over cpu1's at the top P-state (swapped and averaged
+#           like calibrate.sh does), must be within TOLERANCE percent of
+#           f/fmax: spin time owed at 800 MHz must not slow the new P-state.
+#  ipi      a burst of P-state changes of an idle CPU's policy costs it no
+#           interrupt: its IRQ work count in /proc/interrupts (IWI) must not
+#           grow by more than a tenth of the changes.
+#  hotplug  (shared policy only) cpu1 goes offline at 800 MHz, the policy
+#           goes to 2000 MHz, cpu1 comes back: it must run at 2000 MHz at
+#           once, i.e. as fast as cpu0 within TOLERANCE percent.
+#
+# Usage: pstate-edges.sh [TOLERANCE_PCT]
+set -euo pipefail
+# shellcheck source=lib.sh
+source "$(dirname "$0")/lib.sh"
+
+tol=${1:-5}
+loop=${IFM_BIN_DIR:?IFM_BIN_DIR must name the folder with cpuloop}/cpuloop
+[[ -x $loop ]] || fail "$loop not built"
+fmax=$(cpufreq 0 cpuinfo_max_freq)
+fmin=$(cpufreq 0 cpuinfo_min_freq)
+f2=2000000
+shared=0
+[[ $(xargs </sys/devices/system/cpu/cpufreq/policy0/related_cpus) == "0 1" ]] && shared=1
+# Everything but the measured loops runs on cpu1.
+taskset -pc 1 $$ >/dev/null
+
+# loops CPUS SECONDS: "loops/s of the first CPU / loops/s of the second"
+loops() {
+	"$loop" -c "$1" -t "$2" | awk -v a="${1%,*}" -v b="${1#*,}" '
+		{ split($1, c, "="); split($2, l, "="); v[c[2]] = l[2] }
+		END { if (!(a in v) || !(b in v) || v[b] <= 0) exit 1; printf "%.6f", v[a] / v[b] }'
+}
+
+# within GOT WANT: true if GOT is within tol percent of WANT; prints the error.
+within() {
+	awk -v g="$1" -v w="$2" -v t="$tol" 'BEGIN {
+		e = (g / w - 1) * 100; printf "%+.2f%%", e; exit !(e <= t && e >= -t) }'
+}
+
+# owed SLOW FAST: SLOW runs 2 s at 800 MHz, then SLOW at 2000 MHz and FAST
+# at the top P-state run 0.5 s together; prints SLOW/FAST of that 0.5 s.
+owed() {
+	cpupower -c "$2" frequency-set -g userspace -f "$fmax" >/dev/null
+	cpupower -c "$1" frequency-set -g userspace -f "$fmin" >/dev/null
+	"$loop" -c "$1" -t 2 >/dev/null
+	cpupower -c "$1" frequency-set -f "$f2" >/dev/null
+	loops "$1,$2" 0.5
+}
+
+if ((!shared)); then
+	# --- debt ------------------------------------------------------------
+	declare -a r=()
+	for i in 1 2 3; do
+		a=$(owed 0 1) || fail "cpuloop failed"
+		b=$(owed 1 0) || fail "cpuloop failed"
+		r+=("$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.4f", sqrt(a * b) }')")
+	done
+	m=$(printf '%s\n' "${r[@]}" | sort -n | sed -n 2p)
+	want=$(awk -v f="$f2" -v m="$fmax" 'BEGIN { printf "%.4f", f / m }')
+	echo "# debt: first 0.5 s at $f2 kHz after 2 s at $fmin kHz: ${r[*]} (median $m, want $want)"
+	err=$(within "$m" "$want") || fail "debt: the first 0.5 s after $fmin -> $f2 kHz ran at $m of fmax ($err), want $want"
+	pass "debt: the first 0.5 s after $fmin -> $f2 kHz ran at $m of fmax ($err)"
+fi
+
+# --- ipi ----------------------------------------------------------------
+# The idle CPU is cpu0 (this script runs on cpu1). Per-CPU policies: cpu0's
+# own policy changes; shared: the one policy does.
+iwi() { awk '$1 == "IWI:" { print $2 }' /proc/interrupts; }
+cpupower -c 0 frequency-set -g userspace >/dev/null
+n=200
+before=$(iwi)
+for ((i = 0; i < n; i++)); do
+	if ((i % 2)); then f=$fmin; else f=$f2; fi
+	echo "$f" >/sys/devices/system/cpu/cpu0/cpufreq/scaling_setspeed
+done
+after=$(iwi)
+echo "# ipi: $n P-state changes of idle cpu0's policy, cpu0 IRQ work interrupts $before -> $after"
+((after - before <= n / 10)) || fail "ipi: idle cpu0 took $((after - before)) IRQ work interrupts for $n P-state changes"
+pass "ipi: idle cpu0 took $((after - before)) IRQ work interrupts for $n P-state changes"
+
+# --- hotplug (shared policy) ------------------------------------------------
+if ((shared)); then
+	taskset -pc 0 $$ >/dev/null
+	echo "$fmin" >/sys/devices/system/cpu/cpu0/cpufreq/scaling_setspeed
+	"$loop" -c 1 -t 1 >/dev/null
+	echo 0 >/sys/devices/system/cpu/cpu1/online
+	echo "$f2" >/sys/devices/system/cpu/cpu0/cpufreq/scaling_setspeed
+	echo 1 >/sys/devices/system/cpu/cpu1/online
+	[[ $(cpufreq 0 scaling_cur_freq) == "$f2" ]] || fail "hotplug: policy at $(cpufreq 0 scaling_cur_freq) kHz, want $f2"
+	hr=$(loops 1,0 1) || fail "cpuloop failed"
+	err=$(within "$hr" 1) || fail "hotplug: cpu1 back online runs at $hr of cpu0's speed ($err): not at the policy's P-state"
+	pass "hotplug: cpu1 back online runs at $hr of cpu0's speed ($err), at the policy's $f2 kHz"
+fi
