@@ -439,10 +439,73 @@ class CompareTest(unittest.TestCase):
         res = tt.compare(tt.sampler_totals(str(self.sampler)), t, cpu=1)
         self.assertEqual(len(tt.comparison_warnings(res)), 1)
 
+    def test_align(self):
+        """--align: window from start_monotonic_ns, rows ending where the
+        sampler's do (irregular here). cpu1: [0, 3) busy 1.2/3 iowait
+        1.8/3; [3, 4.5) iowait 1; [4.5, 10) iowait 1.1/5.5 = .2, idle
+        (.2 + 1.7)/5.5 = .34545, busy 2.5/5.5 = .45455."""
+        irregular = Path(self.tmp) / "irregular.tsv"
+        irregular.write_text("# interval_us: 1500\n# start_monotonic_ns: 100000000000\n"
+                             "time_s\tcpu\tbusy\tidle\tiowait\tfreq_khz\tvalid\n"
+                             "0.003000\t1\t0\t0\t0\t\t1\n0.004500\t1\t0\t0\t0\t\t1\n"
+                             "0.010000\t1\t0\t0\t0\t\t1\n")
+        out = Path(self.tmp) / "aligned.tsv"
+        tot = Path(self.tmp) / "aligned.json"
+        p = run("--align", irregular, "--cpus", "1", "--initial-freq-khz", "2000000",
+                "--totals", tot, "-o", out, FIXTURE)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        text = out.read_text()
+        self.assertIn("# start_monotonic_ns: 100000000000", text.splitlines())
+        self.assertIn("# interval_us: 1500", text.splitlines())
+        self.assertEqual(data_rows(text), [
+            "0.003000\t1\t0.4000\t0.0000\t0.6000\t2000000\t1",
+            "0.004500\t1\t0.0000\t0.0000\t1.0000\t1200000\t1",
+            "0.010000\t1\t0.4545\t0.3455\t0.2000\t1200000\t1"])
+        t = json.loads(tot.read_text())
+        self.assertTrue(t["aligned"])
+        self.assertEqual(list(t["cpus"]), ["1"])
+        self.assertAlmostEqual(t["cpus"]["1"]["iowait_s"], 0.0044, places=12)
+
     def test_no_common_cpu(self):
         p = run("compare", "--cpu", "7", self.sampler, self.totals_path)
         self.assertEqual(p.returncode, 1)
         self.assertIn("CPU 7", p.stderr)
+
+
+# A CPU whose first cpu_idle event is an exit was idle before it: cpu3
+# idle [0, 2) (exit at 2.0), busy [2, 4). Microsecond timestamps (perf
+# script without --ns). Rows (1 ms): idle 1, idle 1, busy 1, busy 1.
+EDGE = """\
+         swapper     0 [003]    10.000000:   sched:sched_wakeup: comm=x pid=9 prio=120 target_cpu=003
+         swapper     0 [003]    10.002000:       power:cpu_idle: state=4294967295 cpu_id=3
+         swapper     0 [003]    10.002500:   sched:sched_switch: prev_comm=swapper/3 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=x next_pid=9 next_prio=120
+               x     9 [003]    10.004000:   sched:sched_switch: prev_comm=x prev_pid=9 prev_prio=120 prev_state=R+ ==> next_comm=y next_pid=10 next_prio=120
+"""
+# The same in the layout of libtraceevent's sched plugin.
+EDGE_PLUGIN = EDGE.replace(
+    "comm=x pid=9 prio=120 target_cpu=003", "x:9 [120] CPU:003").replace(
+    "prev_comm=swapper/3 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=x next_pid=9 next_prio=120",
+    "swapper/3:0 [120] R ==> x:9 [120]").replace(
+    "prev_comm=x prev_pid=9 prev_prio=120 prev_state=R+ ==> next_comm=y next_pid=10 next_prio=120",
+    "x:9 [120] R+ ==> y:10 [120]")
+
+
+class EdgeTest(unittest.TestCase):
+    def check(self, text):
+        self.assertNotEqual(text, EDGE_PLUGIN if text is EDGE else EDGE)
+        res = tt.analyse((text, "edge"), initial_freq=1000000)
+        rows = [tt.format_row(r).split("\t")[2:5] for r in res.rows]
+        self.assertEqual(rows, [["0.0000", "1.0000", "0.0000"]] * 2
+                         + [["1.0000", "0.0000", "0.0000"]] * 2)
+        c = res.totals["cpus"]["3"]
+        self.assertAlmostEqual(c["idle_s"], 0.002, places=12)
+        self.assertAlmostEqual(c["busy_s"], 0.002, places=12)
+
+    def test_starts_idle(self):
+        self.check(EDGE)
+
+    def test_plugin_layout(self):
+        self.check(EDGE_PLUGIN)
 
 
 class BadInputTest(unittest.TestCase):
