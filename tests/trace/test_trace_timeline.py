@@ -508,6 +508,58 @@ class EdgeTest(unittest.TestCase):
         self.check(EDGE_PLUGIN)
 
 
+class ConsistencyTest(unittest.TestCase):
+    """On a random trace (seeded): every row's busy + idle + iowait is its
+    interval exactly (ns), and the rows add up to the totals exactly."""
+
+    def test_random_trace(self):
+        rng = random.Random(1015)
+        ns = 7_000_000_000
+        lines = []
+        for _ in range(4000):
+            ns += rng.randint(1_000, 400_000)
+            cpu = rng.randint(0, 2)
+            stamp = f"[{cpu:03d}] {ns // 10**9}.{ns % 10**9:09d}:"
+            k = rng.random()
+            pid = rng.randint(100, 110)
+            if k < 0.3:
+                st = rng.choice([1, 2, 4294967295])
+                lines.append(f" swapper 0 {stamp} power:cpu_idle: state={st} cpu_id={cpu}")
+            elif k < 0.35:
+                f = rng.choice([800000, 1600000, 2400000])
+                lines.append(f" k 5 {stamp} power:cpu_frequency: state={f}"
+                             f" cpu_id={rng.randint(0, 2)}")
+            elif k < 0.7:
+                lines.append(f" t {pid} {stamp} sched:sched_switch: prev_comm=t prev_pid={pid}"
+                             f" prev_prio=120 prev_state={rng.choice(['R', 'R+', 'S', 'D'])}"
+                             f" ==> next_comm=u next_pid={rng.randint(0, 110)} next_prio=120")
+            else:
+                lines.append(f" w 6 {stamp} sched:sched_wakeup: comm=t pid={pid} prio=120"
+                             f" target_cpu={rng.randint(0, 2):03d}")
+        rng.shuffle(lines)
+        res = tt.analyse(("\n".join(lines) + "\n", "random"), interval_ns=700_000,
+                         initial_freq="unknown")
+        sums = {}
+        for t_rel, cpu, busy, idle, iow, dt, _f, _v in res.rows:
+            self.assertEqual(busy + idle + iow, dt)
+            a = sums.setdefault(cpu, [0, 0, 0])
+            a[0] += busy
+            a[1] += idle
+            a[2] += iow
+        self.assertEqual(sorted(sums), [0, 1, 2])
+        for cpu, (busy, idle, iow) in sums.items():
+            c = res.totals["cpus"][str(cpu)]
+            self.assertEqual((busy / 1e9, idle / 1e9, iow / 1e9),
+                             (c["busy_s"], c["idle_s"], c["iowait_s"]))
+            self.assertGreater(iow, 0)
+            res_busy = sum(r["busy_s"] for r in c["freq_residency"])
+            self.assertAlmostEqual(res_busy + 0, c["busy_freq_s"], places=12)
+            self.assertAlmostEqual(sum(r["time_s"] for r in c["freq_residency"])
+                                   + c["freq_unknown_s"], c["total_s"], places=12)
+            if c["time_in_state"]:
+                self.assertAlmostEqual(sum(c["time_in_state"].values()), 1.0, places=12)
+
+
 class BadInputTest(unittest.TestCase):
     def setUp(self):
         self.tmp = Path(tempfile.mkdtemp(prefix="trace-timeline-bad."))
