@@ -479,8 +479,10 @@ EDGE = """\
          swapper     0 [003]    10.000000:   sched:sched_wakeup: comm=x pid=9 prio=120 target_cpu=003
          swapper     0 [003]    10.002000:       power:cpu_idle: state=4294967295 cpu_id=3
          swapper     0 [003]    10.002500:   sched:sched_switch: prev_comm=swapper/3 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=x next_pid=9 next_prio=120
+               x     9 [003]    10.003000:  irq:irq_handler_entry: irq=11 name=virtio0
+               x     9 [003]    10.003100:           cpu-clock:u:
                x     9 [003]    10.004000:   sched:sched_switch: prev_comm=x prev_pid=9 prev_prio=120 prev_state=R+ ==> next_comm=y next_pid=10 next_prio=120
-"""
+""".replace("cpu-clock:u:", "cpu-clock:u: ")   # perf ends it with a space
 # The same in the layout of libtraceevent's sched plugin.
 EDGE_PLUGIN = EDGE.replace(
     "comm=x pid=9 prio=120 target_cpu=003", "x:9 [120] CPU:003").replace(
@@ -500,6 +502,9 @@ class EdgeTest(unittest.TestCase):
         c = res.totals["cpus"]["3"]
         self.assertAlmostEqual(c["idle_s"], 0.002, places=12)
         self.assertAlmostEqual(c["busy_s"], 0.002, places=12)
+        # other events are counted and ignored
+        self.assertEqual(res.totals["events"]["irq:irq_handler_entry"], 1)
+        self.assertEqual(res.totals["events"]["cpu-clock:u"], 1)
 
     def test_starts_idle(self):
         self.check(EDGE)
