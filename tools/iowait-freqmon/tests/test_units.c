@@ -27,8 +27,8 @@
 
 static void test_cpulist(void)
 {
-	unsigned char set[16];
-	char buf[64];
+	unsigned char set[16], big[1000];
+	char buf[64], *list;
 
 	CHECK(cpulist_parse("0-3,5", set, 16) == 5);
 	CHECK(set[0] && set[3] && !set[4] && set[5] && !set[6]);
@@ -49,6 +49,19 @@ static void test_cpulist(void)
 	CHECK(cpulist_last(set, 16) == -1);
 	CHECK(cpulist_parse("0-15", set, 16) == 16);
 	CHECK(cpulist_format(set, 16, buf, 4) == -ENOSPC);
+	CHECK_STR(buf, "");
+	/* too small: whole ranges only, never a number cut short */
+	CHECK(cpulist_parse("0,2,4,6,8,10,12,14", set, 16) == 8);
+	CHECK(cpulist_format(set, 16, buf, 12) == -ENOSPC);
+	CHECK_STR(buf, "0,2,4,6,8");
+	list = cpulist_alloc(set, 16);
+	CHECK(list && !strcmp(list, "0,2,4,6,8,10,12,14"));
+	free(list);
+	memset(big, 1, sizeof(big));
+	big[100] = 0;
+	list = cpulist_alloc(big, sizeof(big));
+	CHECK(list && !strcmp(list, "0-99,101-999"));
+	free(list);
 }
 
 static void test_duration(void)
