@@ -96,7 +96,8 @@ double summary_thread_share(const struct summary *s)
 
 double summary_process_share(const struct summary *s)
 {
-	return s->wall_ns ? (double)s->proc_cpu_ns / (double)s->wall_ns : 0;
+	return s->proc_wall_ns ? (double)s->proc_cpu_ns /
+				 (double)s->proc_wall_ns : 0;
 }
 
 double summary_mean_busy_khz(const struct summary_cpu *c)

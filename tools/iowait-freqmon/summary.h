@@ -51,6 +51,7 @@ struct summary {
 	uint64_t wall_ns;	/* sampler thread run time */
 	uint64_t thread_cpu_ns;	/* sampler thread CPU time */
 	uint64_t proc_cpu_ns;	/* whole process CPU time (getrusage) */
+	uint64_t proc_wall_ns;	/* whole process run time, to the summary */
 	uint64_t tick_ns;	/* tick period used for the stale correction */
 	long user_hz;		/* /proc/stat unit */
 	int command_status;	/* exit status of the command, -1 if none */

@@ -391,8 +391,9 @@ stdout-share)
 	expect_status 0 "$bin" --root "$stale" --replay -o "$tmp/o.tsv" -s -
 	expect_grep "$tmp/out" '^summary: 6 samples'
 	# command mode, data on stdout: the command's stdout goes to stderr
-	expect_status 0 "$bin" --root "$stale" --replay -- sh -c 'echo hello-out'
-	grep -q hello-out "$tmp/out" && fail "the command's stdout is among the rows"
+	# (-r 1000: the replay is over before the command)
+	expect_status 0 "$bin" --root "$stale" --replay -r 1000 -- sh -c 'echo hello-out; sleep 0.2'
+	grep -q '^hello-out$' "$tmp/out" && fail "the command's stdout is among the rows"
 	expect_grep "$tmp/err" '^hello-out$'
 	[[ $(grep -vc '^#' "$tmp/out") == 13 ]] || fail "rows with a command"
 	expect_status 0 "$bin" --root "$stale" --replay -f json -- echo hello-out
@@ -406,15 +407,15 @@ newline)
 	mkdir "$tmp/a"$'\n'"b"
 	cp -r "$stale/." "$tmp/a"$'\n'"b/"
 	for root in "$stale" "$tmp/a"$'\n'"b"; do
-		expect_status 0 "$bin" --root "$root" --replay -o "$tmp/o.tsv" \
-			-- sh -c $'true\necho x\t\001'
+		expect_status 0 "$bin" --root "$root" --replay -r 1000 -o "$tmp/o.tsv" \
+			-- sh -c $'sleep 0.2\necho x'
 		[[ $(grep -v '^#' "$tmp/o.tsv" | head -1) == \
 			$'time_s\tcpu\tbusy\tidle\tiowait\tfreq_khz\tvalid' ]] ||
 			fail "column header line, root $root"
 		[[ $(grep -vc '^#' "$tmp/o.tsv") == 13 ]] || fail "header + 12 rows, root $root"
 		rows "$tmp/o.tsv" | diff -u "$stale/expected.tsv" - >&2 ||
 			fail "rows differ, root $root"
-		expect_grep "$tmp/o.tsv" "^# command: .* -- sh -c \\$'true\\\\necho x\\\\t\\\\x01'\$"
+		expect_grep "$tmp/o.tsv" "^# command: .* -- sh -c \\$'sleep 0\\.2\\\\necho x'\$"
 		expect_status 0 "$bin" --root "$root" --replay -f json -o "$tmp/o.json" -- sh -c $'true\necho x'
 		[[ $(json "$tmp/o.json" 'd["meta"]["argv"][-1], d["meta"]["root"] == sys.argv[2]' "$root") == \
 			"true"$'\n'"echo x True" ]] || fail "JSON argv/root"

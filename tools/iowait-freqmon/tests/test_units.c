@@ -188,10 +188,15 @@ static void test_meta(void)
 {
 	char *argv[] = { "iowait-freqmon", "-o", "out file.tsv", "--", "sh",
 			 "-c", "echo 'hi'", "" };
+	char *ctl[] = { "sh", "a\nb\tc\001'd\\" };
 	char *line = meta_command_line(8, argv);
 
 	CHECK_STR(line, "iowait-freqmon -o 'out file.tsv' -- sh -c "
 			"'echo '\\''hi'\\''' ''");
+	free(line);
+	/* control characters: bash's $'...' quoting, still one line */
+	line = meta_command_line(2, ctl);
+	CHECK_STR(line, "sh $'a\\nb\\tc\\x01\\'d\\\\'");
 	free(line);
 }
 
@@ -327,15 +332,30 @@ static void test_command(void)
 	char *ok[] = { "sh", "-c", "exit 7", NULL };
 	char *missing[] = { "/nonexistent/command", NULL };
 	char *noexec[] = { FIXTURES "/replay-stale/expected.tsv", NULL };
-	pid_t pid;
-	int ws;
+	struct sigaction ign = { .sa_handler = SIG_IGN };
+	struct command c;
+	int ws, ret;
 
-	CHECK(command_spawn(ok, &pid) == 0);
-	CHECK(waitpid(pid, &ws, 0) == pid);
+	/* SIGCHLD ignored, as a parent may leave it: the status comes back */
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGCHLD, &ign, NULL);
+	CHECK(command_start(&c, ok, false) == 0);
+	while ((ret = command_reap(&c)) == 1)
+		usleep(1000);
+	CHECK(ret == 0);
+	CHECK(c.status == 7 && c.pid == 0);
+	CHECK(command_reap(&c) == 0);
+	/* reaped behind its back: gone, status unknown, not "running" */
+	CHECK(command_start(&c, ok, false) == 0);
+	CHECK(waitpid(c.pid, &ws, 0) == c.pid);
 	CHECK(command_exit_status(ws) == 7);
-	CHECK(command_spawn(missing, &pid) == -ENOENT);
+	CHECK(command_reap(&c) == -ECHILD);
+	CHECK(c.pid == 0 && c.status == -1);
+	CHECK(command_start(&c, missing, false) == -ENOENT);
+	CHECK(c.status == 127 && c.pid == 0);
+	CHECK(command_start(&c, noexec, false) < 0);
+	CHECK(c.status == 126);
 	CHECK(command_spawn_status(-ENOENT) == 127);
-	CHECK(command_spawn(noexec, &pid) < 0);
 	CHECK(command_spawn_status(-EACCES) == 126);
 	CHECK(command_exit_status(9) == 128 + 9);	/* killed by SIGKILL */
 }
