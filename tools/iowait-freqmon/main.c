@@ -20,7 +20,6 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
-#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -80,6 +79,7 @@ struct options {
 struct run {
 	struct options opt;
 	uint64_t start_ns;		/* CLOCK_MONOTONIC at main() */
+	uint64_t start_cpu_ns;		/* CLOCK_PROCESS_CPUTIME_ID at main() */
 	struct discovery disc;
 	struct run_meta meta;
 	struct srcfile stat_file;
@@ -743,31 +743,11 @@ static void emit_summary_line(void *ctx, const char *line)
 /* The /proc/stat figures of the run, and the process's own cost. */
 static void complete_summary(struct run *r)
 {
-	struct summary *sum = &r->sum;
-	struct rusage ru;
-	struct timespec now;
-
 	if (r->have_stat_file && r->have_stat0 &&
 	    !stat_read(&r->stat_file, r->smp.seq ? r->smp.seq - 1 : 0,
-		       &r->stat1)) {
-		for (unsigned int i = 0; i < r->disc.ncpus; i++) {
-			struct summary_cpu *c = &sum->cpu[i];
-			unsigned int cpu = r->disc.cpu[i];
-
-			c->stat0 = r->stat0.cpu[cpu];
-			c->stat1 = r->stat1.cpu[cpu];
-			c->have_stat = stat_delta_ok(&c->stat0, &c->stat1);
-		}
-	}
-	if (!getrusage(RUSAGE_SELF, &ru))
-		sum->proc_cpu_ns =
-			(uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) *
-				NSEC_PER_SEC +
-			(uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) *
-				NSEC_PER_USEC;
-	sum->proc_wall_ns = mono_ns() - r->start_ns;
-	clock_gettime(CLOCK_REALTIME, &now);
-	time_iso8601(&now, sum->end, sizeof(sum->end));
+		       &r->stat1))
+		summary_add_stat(&r->sum, &r->stat0, &r->stat1);
+	summary_end(&r->sum, r->start_ns, r->start_cpu_ns);
 }
 
 /* The writer's last samples, the output's end, close. */
@@ -927,6 +907,7 @@ int main(int argc, char **argv)
 
 	memset(&r, 0, sizeof(r));
 	r.start_ns = mono_ns();
+	r.start_cpu_ns = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 	r.sig_fd = r.smp_fd = r.wr_fd = -1;
 	r.cmd.status = -1;
 	status = parse_options(&r.opt, argc, argv);

@@ -114,6 +114,7 @@ static void test_outbuf(void)
 {
 	int fds[2];
 	struct outbuf o;
+	unsigned char set[300];
 	char buf[256];
 	ssize_t n;
 
@@ -145,6 +146,26 @@ static void test_outbuf(void)
 	outbuf_puts(&o, "lost too");
 	CHECK(outbuf_flush(&o) == -EPIPE);
 	close(fds[1]);
+	outbuf_free(&o);
+
+	/* metadata on one line; CPU lists of any length */
+	CHECK(pipe(fds) == 0);
+	CHECK(outbuf_init(&o, fds[1], 64) == 0);
+	outbuf_escaped(&o, "a\nb\\c\td\001");
+	outbuf_putc(&o, ' ');
+	memset(set, 0, sizeof(set));
+	set[0] = set[1] = set[2] = set[5] = set[299] = 1;
+	outbuf_cpulist(&o, set, sizeof(set));
+	CHECK(outbuf_flush(&o) == 0);
+	n = read(fds[0], buf, sizeof(buf) - 1);
+	buf[n > 0 ? n : 0] = '\0';
+	CHECK_STR(buf, "a\\nb\\\\c\\td\\x01 0-2,5,299");
+	/* close() is checked: a failure comes back as -errno */
+	CHECK(outbuf_close(&o) == 0);
+	CHECK(o.fd == -1);
+	o.fd = fds[1];			/* closed already */
+	CHECK(outbuf_close(&o) == -EBADF);
+	close(fds[0]);
 	outbuf_free(&o);
 
 	CHECK_U64(frac_1e4(1, 3), 3333);
