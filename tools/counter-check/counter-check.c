@@ -217,7 +217,7 @@ static int parse_timer_list(const char *text, size_t len,
 
 		if (!t->seen || t->bad || (t->have & need) != need)
 			continue;
-		live = (t->have & TL_LIVE) == TL_LIVE;
+		live = tl_cpu_live(t);
 		nlive += live;
 		npresent++;
 		s->cpu[c].present = true;

@@ -77,7 +77,7 @@ static int check_format(struct discovery *d, const struct tl_snapshot *snap)
 		if (!snap->cpu[c].seen)
 			continue;
 		fields |= (snap->cpu[c].have & TL_NEED_STALE) == TL_NEED_STALE;
-		live &= (snap->cpu[c].have & TL_LIVE) == TL_LIVE;
+		live &= tl_cpu_live(&snap->cpu[c]);
 	}
 	if (!fields)
 		return -ENODATA;
