@@ -135,21 +135,26 @@ void outbuf_escaped(struct outbuf *o, const char *s)
 
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
+		char esc[5] = { '\\', 'x', hex[c >> 4], hex[c & 15], 0 };
 
-		if (c == '\\')
+		switch (c) {
+		case '\\':
 			outbuf_puts(o, "\\\\");
-		else if (c == '\n')
+			break;
+		case '\n':
 			outbuf_puts(o, "\\n");
-		else if (c == '\t')
+			break;
+		case '\t':
 			outbuf_puts(o, "\\t");
-		else if (c == '\r')
+			break;
+		case '\r':
 			outbuf_puts(o, "\\r");
-		else if (c < 0x20 || c == 0x7f) {
-			char esc[5] = { '\\', 'x', hex[c >> 4], hex[c & 15], 0 };
-
-			outbuf_puts(o, esc);
-		} else {
-			outbuf_putc(o, (char)c);
+			break;
+		default:
+			if (c < 0x20 || c == 0x7f)
+				outbuf_puts(o, esc);
+			else
+				outbuf_putc(o, (char)c);
 		}
 	}
 }

@@ -48,8 +48,8 @@ static void tsv_begin(struct output *o)
 			outbuf_escaped(ob, p->driver);
 			outbuf_puts(ob, " governor=");
 			outbuf_escaped(ob, p->governor);
-			outbuf_printf(ob, " min_khz=%lu max_khz=%lu source=%s\n",
-				      p->min_khz, p->max_khz,
+			outbuf_printf(ob, " min_khz=%lu max_khz=%lu "
+				      "source=%s\n", p->min_khz, p->max_khz,
 				      m->freq->backend->name);
 		}
 	}

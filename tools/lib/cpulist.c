@@ -94,7 +94,8 @@ int cpulist_format(const unsigned char *set, unsigned int nbits,
 		int w;
 
 		if (hi == lo)
-			w = snprintf(buf + n, len - n, "%s%u", n ? "," : "", lo);
+			w = snprintf(buf + n, len - n, "%s%u", n ? "," : "",
+				     lo);
 		else
 			w = snprintf(buf + n, len - n, "%s%u-%u", n ? "," : "",
 				     lo, hi);
