@@ -9,7 +9,6 @@
  * return -errno; the messages are all here.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <poll.h>
@@ -466,7 +465,7 @@ static bool same_file(int a, int b)
 
 static int setup_output(struct run *r)
 {
-	int fd;
+	int fd, ret;
 
 	/* refused before the output file is truncated */
 	if (r->opt.pin >= 0 && pin_check(r->opt.pin)) {
@@ -490,26 +489,15 @@ static int setup_output(struct run *r)
 	/* --quiet without --output: no output stream at all */
 	if (r->opt.quiet && !r->opt.output)
 		return -1;
-	if (!r->opt.output || !strcmp(r->opt.output, "-")) {
-		fd = STDOUT_FILENO;
-		r->out_name = "standard output";
-	} else {
-		fd = open(r->opt.output, O_WRONLY | O_CREAT | O_TRUNC |
-					 O_CLOEXEC, 0644);
-		if (fd < 0) {
-			err_errno(errno, "cannot open %s", r->opt.output);
-			return EXIT_RUNTIME;
-		}
-		r->out_name = r->opt.output;
-	}
-	if (outbuf_init(&r->out.ob, fd, OUTBUF_SIZE)) {
-		if (fd != STDOUT_FILENO)
-			close(fd);
+	ret = output_open(&r->out, r->opt.output, r->opt.format, &r->meta,
+			  OUTBUF_SIZE);
+	if (ret) {
+		err_errno(ret, "cannot open %s", r->opt.output);
 		return EXIT_RUNTIME;
 	}
-	r->out.ops = r->opt.format;
-	r->out.meta = &r->meta;
 	r->have_out = true;
+	fd = r->out.ob.fd;
+	r->out_name = fd == STDOUT_FILENO ? "standard output" : r->opt.output;
 	/* TSV has it as comments, JSON and trace in their summary object */
 	r->summary_in_output = same_file(fd, fileno(r->sumf));
 	r->data_on_stdout = same_file(fd, STDOUT_FILENO);
@@ -757,12 +745,8 @@ static void finish_output(struct run *r)
 
 	if (r->have_ring)
 		err = writer_finish(&r->wr);
-	if (!err) {
-		r->out.ops->end(&r->out, &r->sum);
-		err = outbuf_flush(&r->out.ob);
-	}
 	if (!err)
-		err = outbuf_close(&r->out.ob);
+		err = output_end(&r->out, &r->sum);
 	if (!err)
 		return;
 	r->status = EXIT_RUNTIME;
@@ -836,10 +820,8 @@ static void cleanup(struct run *r)
 		sampler_free(&r->smp);
 	if (r->have_ring)
 		ring_free(&r->ring);
-	if (r->have_out) {
-		outbuf_close(&r->out.ob);
-		outbuf_free(&r->out.ob);
-	}
+	if (r->have_out)
+		output_free(&r->out);
 	if (r->sumf && r->sumf != stderr && r->sumf != stdout)
 		fclose(r->sumf);
 	if (r->have_freq)
