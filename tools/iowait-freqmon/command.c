@@ -9,9 +9,13 @@
 
 extern char **environ;
 
-/* The signals the tool blocks, ignores or handles: default in the command */
+/*
+ * The signals the tool blocks, ignores or handles: default in the command.
+ * Not SIGHUP: the tool leaves its disposition alone (nohup's SIG_IGN is
+ * the command's too).
+ */
 static const int dfl_signals[] = {
-	SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGCHLD, SIGUSR1,
+	SIGINT, SIGTERM, SIGPIPE, SIGCHLD, SIGUSR1,
 };
 
 static int spawn(pid_t *pid, char *const argv[], bool stdout_to_stderr)

@@ -511,7 +511,7 @@ static void noop_handler(int sig)
 
 static int setup_signals(struct run *r)
 {
-	struct sigaction sa = { .sa_handler = noop_handler };
+	struct sigaction sa = { .sa_handler = noop_handler }, hup;
 	sigset_t set;
 
 	/* the sampler thread unblocks SIGUSR1 to be woken from its sleep */
@@ -521,7 +521,9 @@ static int setup_signals(struct run *r)
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
+	/* started under nohup: SIGHUP stays ignored, also by the command */
+	if (!sigaction(SIGHUP, NULL, &hup) && hup.sa_handler != SIG_IGN)
+		sigaddset(&set, SIGHUP);
 	sigaddset(&set, SIGCHLD);
 	sigaddset(&set, SIGUSR1);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);	/* threads inherit it */

@@ -509,6 +509,17 @@ sighup)
 				fail "json: samples"
 		fi
 	done
+	# started under nohup (SIGHUP ignored): SIGHUP does not end the run
+	(trap '' HUP && exec "$bin" --root "$tmp/r" --replay -r 200 -q) 2>"$tmp/err" &
+	pid=$!
+	sleep 0.3
+	kill -HUP "$pid"
+	sleep 0.3
+	kill -0 "$pid" 2>/dev/null || fail "SIGHUP ended a run started with it ignored"
+	kill -TERM "$pid"
+	wait "$pid"
+	st=$?
+	[[ $st == 0 ]] || fail "exit status $st after SIGTERM"
 	;;
 *)
 	echo "unknown case $case_name" >&2
