@@ -51,7 +51,7 @@ struct discovery {
 	/* for the caller's messages */
 	enum disc_stage stage;
 	unsigned int bad_cpu;	/* DISC_POSSIBLE: the CPU */
-	char possible[256];	/* DISC_POSSIBLE: the possible CPUs */
+	char possible[4096];	/* DISC_POSSIBLE: the possible CPUs */
 	unsigned int nbits;	/* CPUs looked for: above, ignored */
 	unsigned int nextra;	/* CPU blocks ignored (above nbits - 1) */
 	bool untested;		/* version other than v0.8-v0.10 */
