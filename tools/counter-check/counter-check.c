@@ -11,8 +11,8 @@
  *                    two reads could hold.
  *
  * The time a read's values are exact for: timer_list's "now at" when it
- * prints current sums (a patched kernel adds .idle_active), else the earlier
- * of "now at" and idle_entrytime (stock kernels print the sums as of the
+ * prints current sums (a patched kernel adds .idle_active and .nr_iowait to
+ * the CPU's block), else the earlier of "now at" and idle_entrytime (stock kernels print the sums as of the
  * last fold). A value can be ahead of "now at" by the time the kernel took
  * to reach that CPU's block, which the end of the read bounds, so the
  * allowance runs to the end of the later read. /proc/stat counts in clock
@@ -38,6 +38,8 @@
 
 #include "cpulist.h"
 #include "log.h"
+#include "pin.h"
+#include "timer_list.h"
 #include "timeutil.h"
 
 #define MAX_CPUS	64
@@ -97,6 +99,7 @@ struct reader {
 	int fd[NR_SRC];
 	char *buf;
 	struct snapshot snap;
+	struct tl_cpu tl_cpu[MAX_CPUS];	/* the timer_list parser's CPUs */
 	struct src_stats src[NR_SRC];
 	bool tl_current;
 	uint64_t elapsed_ns, off_cpu, repins;
@@ -112,15 +115,6 @@ static uint64_t next_rand(struct reader *r)
 	return r->rng;
 }
 
-static int pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return -pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
-}
-
 /*
  * A CPU that goes offline moves its pinned reader elsewhere and the kernel
  * widens the reader's affinity: pin it back once the CPU is online again.
@@ -130,7 +124,7 @@ static void keep_pinned(struct reader *r)
 	if (sched_getcpu() == r->cpu)
 		return;
 	r->off_cpu++;
-	if (!pin(r->cpu))
+	if (!pin_thread(r->cpu))
 		r->repins++;
 }
 
@@ -195,78 +189,44 @@ static int parse_stat(const char *text, const struct config *cfg,
 	return 0;
 }
 
-/* Value of a "  .name : 123 nsecs" line whose name is @name, or -ENOENT. */
-static int field(const char *line, const char *name, uint64_t *out)
-{
-	size_t n = strlen(name);
-	const char *p = line;
-
-	while (*p == ' ')
-		p++;
-	if (*p != '.' || strncmp(p + 1, name, n) || (p[n + 1] != ' ' && p[n + 1] != ':'))
-		return -ENOENT;
-	p = strchr(p, ':');
-	if (!p)
-		return -EBADMSG;
-	p++;
-	return parse_u64(&p, out);
-}
-
 /*
- * /proc/timer_list: "now at N nsecs", then per online CPU a "cpu: N" block
- * with .idle_entrytime, .idle_sleeptime, .iowait_sleeptime and, on a patched
- * kernel, .idle_active. Stops at the tick devices.
+ * /proc/timer_list through the sampler's parser: "now at", then per online
+ * CPU its .idle_entrytime, .idle_sleeptime and .iowait_sleeptime. A CPU's
+ * sums are current only when its block has both lines of the patched
+ * kernel, .idle_active and .nr_iowait (as for iowait-freqmon's "live"):
+ * .idle_active alone is not enough.
  */
-static int parse_timer_list(const char *text, const struct config *cfg,
-			    struct snapshot *s)
+static int parse_timer_list(const char *text, size_t len,
+			    const struct config *cfg, struct reader *r)
 {
-	uint64_t entry[MAX_CPUS] = { 0 };
-	unsigned int seen[MAX_CPUS] = { 0 };
-	const char *now = strstr(text, "\nnow at ");
-	int cpu = -1;
+	struct snapshot *s = &r->snap;
+	struct tl_snapshot tl = { .ncpus = cfg->ncpus, .cpu = r->tl_cpu };
+	unsigned int npresent = 0, nlive = 0;
+	int ret;
 
-	if (!now)
+	ret = tl_parse(text, len, &tl, (long)cfg->ncpus - 1);
+	if (ret)
+		return ret;
+	if (!(tl.flags & TLS_NOW))
 		return -EBADMSG;
-	now += strlen("\nnow at ");
-	if (parse_u64(&now, &s->now))
-		return -EBADMSG;
-	s->current = false;
-	for (const char *line = now; line && *line; line = strchr(line, '\n')) {
-		uint64_t v;
-
-		if (*line == '\n')
-			line++;
-		if (!strncmp(line, "Tick Device:", 12))
-			break;
-		if (!strncmp(line, "cpu: ", 5)) {
-			const char *p = line + 5;
-
-			if (parse_u64(&p, &v))
-				return -EBADMSG;
-			cpu = v < cfg->ncpus ? (int)v : -1;
-			continue;
-		}
-		if (cpu < 0)
-			continue;
-		if (!field(line, "idle_entrytime", &v)) {
-			entry[cpu] = v;
-			seen[cpu] |= 1;
-		} else if (!field(line, "idle_sleeptime", &v)) {
-			s->cpu[cpu].idle = v;
-			seen[cpu] |= 2;
-		} else if (!field(line, "iowait_sleeptime", &v)) {
-			s->cpu[cpu].iowait = v;
-			seen[cpu] |= 4;
-		} else if (!field(line, "idle_active", &v)) {
-			s->current = true;
-		}
-	}
+	s->now = tl.now_ns;
 	for (unsigned int c = 0; c < cfg->ncpus; c++) {
-		if (seen[c] != 7)
+		const struct tl_cpu *t = &tl.cpu[c];
+		const uint32_t need = TL_ENTRYTIME | TL_IDLE | TL_IOWAIT;
+		bool live;
+
+		if (!t->seen || t->bad || (t->have & need) != need)
 			continue;
+		live = tl_cpu_live(t);
+		nlive += live;
+		npresent++;
 		s->cpu[c].present = true;
-		s->cpu[c].base = s->current || entry[c] > s->now ? s->now : entry[c];
+		s->cpu[c].idle = t->idle_sleeptime;
+		s->cpu[c].iowait = t->iowait_sleeptime;
+		s->cpu[c].base = live || t->idle_entrytime > s->now ?
+				 s->now : t->idle_entrytime;
 	}
+	s->current = npresent && nlive == npresent;
 	return 0;
 }
 
@@ -337,7 +297,7 @@ static int read_source(struct reader *r, enum source src)
 	if (len < 0)
 		return (int)len;
 	ret = src == SRC_STAT ? parse_stat(r->buf, r->cfg, s) :
-				parse_timer_list(r->buf, r->cfg, s);
+				parse_timer_list(r->buf, (size_t)len, r->cfg, r);
 	if (ret)
 		return ret;
 	st->reads++;
@@ -409,7 +369,7 @@ static void *reader_main(void *arg)
 {
 	struct reader *r = arg;
 
-	r->err = pin(r->cpu);
+	r->err = pin_thread(r->cpu);
 	if (gate_wait(r->start) < 0)
 		r->err = -ECANCELED;
 	if (!r->err)
@@ -539,7 +499,8 @@ static void usage(FILE *f)
 		"\n"
 		"Output: one line per reader of key=value pairs; a comma list holds a\n"
 		"value per CPU from cpu0 on. back and over are the totals; tl_current=1\n"
-		"when timer_list prints current sums (.idle_active). The first few\n"
+		"when timer_list prints current sums (.idle_active and .nr_iowait in\n"
+		"every CPU's block). The first few\n"
 		"anomalies of each reader are described on stderr.\n"
 		"Exit status: 0 ran (whatever it found), 1 runtime error, 2 bad usage.\n");
 }

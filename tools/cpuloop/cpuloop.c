@@ -15,10 +15,11 @@
 #include <time.h>
 
 #include "cpulist.h"
+#include "pin.h"
+#include "spin.h"
 
 #define MAX_CPUS	64
 #define MAX_WAKEUPS	100000
-#define WORK_CHUNK	4096
 
 enum mode { MODE_SPIN, MODE_WAKEUP };
 
@@ -46,26 +47,6 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* A fixed amount of integer work the compiler cannot drop. */
-static uint64_t work(uint64_t x)
-{
-	for (int i = 0; i < WORK_CHUNK; i++) {
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-	}
-	return x;
-}
-
-static int pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return -pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
-}
-
 static void run_spin(struct job *j)
 {
 	volatile uint64_t sink;
@@ -73,7 +54,7 @@ static void run_spin(struct job *j)
 	double t0 = now_s(), t = t0;
 
 	while (t - t0 < j->seconds) {
-		x = work(x);
+		x = spin_chunk(x);
 		j->loops++;
 		t = now_s();
 	}
@@ -114,7 +95,7 @@ static void *job_main(void *arg)
 {
 	struct job *j = arg;
 
-	j->err = pin(j->cpu);
+	j->err = pin_thread(j->cpu);
 	pthread_barrier_wait(j->start);
 	if (j->err)
 		return NULL;

@@ -21,9 +21,8 @@
 #include <linux/fs.h>
 
 #include "log.h"
+#include "spin.h"
 #include "timeutil.h"
-
-#define WORK_CHUNK	4096	/* xorshift steps per chunk, as in cpuloop */
 
 struct job {
 	const char *path;
@@ -39,17 +38,6 @@ struct job {
 	/* results */
 	uint64_t ops, io_ns, cpu_ns, elapsed_ns;
 };
-
-/* The same work loop as cpuloop: its loops per second give chunks per ms. */
-static uint64_t work(uint64_t x)
-{
-	for (int i = 0; i < WORK_CHUNK; i++) {
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-	}
-	return x;
-}
 
 static int job_open(struct job *j)
 {
@@ -115,7 +103,7 @@ static int job_run(struct job *j)
 		t_io = mono_ns();
 		j->io_ns += t_io - t;
 		for (unsigned long c = 0; c < j->chunks; c++)
-			x = work(x);
+			x = spin_chunk(x);
 		t = mono_ns();
 		j->cpu_ns += t - t_io;
 		j->ops++;

@@ -78,7 +78,7 @@ void acct_step(struct acct_cpu *st, const struct tl_cpu *c, uint64_t now,
 		invalid(out, ACCT_ABSENT);
 		return;
 	}
-	out->live = (c->have & TL_LIVE) == TL_LIVE;
+	out->live = tl_cpu_live(c);
 	/*
 	 * Neither sum can exceed the time since boot; this also keeps every
 	 * addition below far from overflow.

@@ -2,7 +2,6 @@
 /* The "meta" and "summary" JSON objects of the json and trace formats. */
 #include <stdio.h>
 
-#include "cpulist.h"
 #include "output.h"
 
 static void key(struct outbuf *ob, const char *k, int first)
@@ -42,12 +41,11 @@ static void key_ratio(struct outbuf *ob, const char *k, uint64_t part,
 static void json_policy(struct outbuf *ob, const struct freq_source *fs,
 			const struct freq_policy *p)
 {
-	char cpus[256];
-
-	cpulist_format(p->related, fs->ncpus, cpus, sizeof(cpus));
 	outbuf_putc(ob, '{');
 	key(ob, "cpus", 1);
-	outbuf_json_str(ob, cpus);
+	outbuf_putc(ob, '"');
+	outbuf_cpulist(ob, p->related, fs->ncpus);	/* digits , - only */
+	outbuf_putc(ob, '"');
 	key_str(ob, "driver", p->driver);
 	key_str(ob, "governor", p->governor);
 	key_u64(ob, "min_khz", p->min_khz);
@@ -83,7 +81,10 @@ void json_meta(struct outbuf *ob, const struct run_meta *m)
 	snprintf(ver, sizeof(ver), "v%u.%u", m->tl_major, m->tl_minor);
 	key_str(ob, "timer_list", ver);
 	key_str(ob, "timer_list_mode", meta_mode(m));
-	key_str(ob, "cpus", m->cpus);
+	key(ob, "cpus", 0);
+	outbuf_putc(ob, '"');
+	outbuf_cpulist(ob, m->cpuset, m->ncap);
+	outbuf_putc(ob, '"');
 	key(ob, "cpu_list", 0);
 	outbuf_putc(ob, '[');
 	for (unsigned int i = 0; i < m->ncpus; i++) {
@@ -193,7 +194,7 @@ void json_summary(struct outbuf *ob, const struct summary *s)
 	key_u64(ob, "read_errors", s->nreaderr);
 	key_u64(ob, "max_wakeup_latency_us", s->max_late_ns / 1000);
 	key_ratio(ob, "sampler_cpu_share", s->thread_cpu_ns, s->wall_ns);
-	key_ratio(ob, "process_cpu_share", s->proc_cpu_ns, s->wall_ns);
+	key_ratio(ob, "process_cpu_share", s->proc_cpu_ns, s->proc_wall_ns);
 	key_u64(ob, "user_hz", (uint64_t)(s->user_hz > 0 ? s->user_hz : 0));
 	key(ob, "command_status", 0);
 	if (s->command_status >= 0)

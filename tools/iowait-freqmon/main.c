@@ -2,12 +2,13 @@
 /*
  * iowait-freqmon - per-CPU busy/idle/iowait and CPU frequency sampler
  *
- * main.c: the command line, the setup of sources and sinks, and the run:
- * a sampler thread, a writer thread, and this thread waiting for signals
- * (signalfd), for the threads (eventfd) and for the command.
+ * main.c: the command line, and the run: setting up the sources (see
+ * discover.c) and sinks, a sampler thread, a writer thread, and this thread
+ * waiting for signals (signalfd), for the threads (eventfd) and for the
+ * command (command.c); then the output's end and the summary. The modules
+ * return -errno; the messages are all here.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <poll.h>
@@ -18,17 +19,16 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
-#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "command.h"
-#include "cpulist.h"
+#include "discover.h"
 #include "log.h"
 #include "meta.h"
 #include "output.h"
+#include "pin.h"
 #include "sampler.h"
 #include "stat.h"
 #include "timeutil.h"
@@ -42,16 +42,13 @@
 enum {
 	EXIT_RUNTIME = 1,	/* runtime error, e.g. output write failed */
 	EXIT_USAGE = 2,		/* invalid command line */
-	EXIT_SOURCE = 3,	/* a required source cannot be read */
+	EXIT_SOURCE = 3,	/* a required source cannot be read or used */
 };
 
 #define DEFAULT_RATE_HZ 100
 #define MAX_RATE_HZ 10000
 #define MIN_INTERVAL_NS (NSEC_PER_SEC / MAX_RATE_HZ)
 #define MAX_INTERVAL_NS (3600 * NSEC_PER_SEC)
-#define DISCOVERY_CPUS 8192		/* CPUs looked for at start */
-#define DISCOVERY_BUF (8u << 20)	/* timer_list read at start */
-#define MIN_TL_BUF (256u << 10)
 #define MIN_RING_SLOTS 1024
 #define OUTBUF_SIZE (256u << 10)
 
@@ -80,16 +77,14 @@ struct options {
 
 struct run {
 	struct options opt;
+	uint64_t start_ns;		/* CLOCK_MONOTONIC at main() */
+	uint64_t start_cpu_ns;		/* CLOCK_PROCESS_CPUTIME_ID at main() */
+	struct discovery disc;
 	struct run_meta meta;
-	struct srcfile tl_file, stat_file;
-	bool have_tl_file, have_stat_file;
-	struct tl_reader reader;
+	struct srcfile stat_file;
+	bool have_stat_file;
 	struct freq_source freq;
 	bool have_freq;
-	unsigned char *wanted;		/* by CPU number, ncap bytes */
-	unsigned int ncap;		/* last sampled CPU + 1 */
-	unsigned int *cpu;		/* sampled CPUs, ascending */
-	unsigned int ncpus;
 	struct stat_snapshot stat0, stat1;
 	bool have_stat0;
 	struct summary sum;
@@ -100,11 +95,12 @@ struct run {
 	struct output out;
 	bool have_out;
 	const char *out_name;
+	bool data_on_stdout;		/* the output is our stdout */
+	bool summary_in_output;		/* the summary file is the output */
 	struct writer wr;
 	FILE *sumf;
 	int sig_fd, smp_fd, wr_fd;
-	pid_t child;
-	int child_status;		/* exit status to return, -1 if none */
+	struct command cmd;
 	int status;			/* exit status of the tool itself */
 };
 
@@ -167,11 +163,15 @@ static void print_usage(FILE *f)
 "\n"
 "TSV columns: " "time_s cpu busy idle iowait freq_khz valid" "\n"
 "\n"
+"With a command and the samples on stdout, the command's stdout goes to\n"
+"stderr.\n"
+"\n"
 "Exit status: 0 success; 1 runtime error (e.g. writing the output failed);\n"
 "2 invalid command line; 3 a required source cannot be read (/proc/timer_list\n"
-"needs root or CAP_DAC_READ_SEARCH, or use --root); with a command, its exit\n"
-"status (128+N if killed by signal N), 127 if it was not found, 126 if it\n"
-"could not be executed. See iowait-freqmon(8).\n",
+"needs root or CAP_DAC_READ_SEARCH, or use --root), or no sample was valid;\n"
+"with a command, its exit status (128+N if killed by signal N),\n"
+"127 if it was not found, 126 if it could not be executed.\n"
+"See iowait-freqmon(8).\n",
 		DEFAULT_RATE_HZ, MAX_RATE_HZ, MIN_RING_SLOTS);
 }
 
@@ -207,11 +207,43 @@ static int parse_ulong(const char *s, unsigned long min, unsigned long max,
 	return 0;
 }
 
+/* --help and --version: their output must reach stdout, or status 1. */
+static int stdout_status(void)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return 0;
+	err_errno(errno, "cannot write to standard output");
+	return EXIT_RUNTIME;
+}
+
+/*
+ * getopt_long() stopped at @arg (the element it was parsing): the option
+ * as the user wrote it, for a long one without its "=value".
+ */
+static int option_error(int c, const char *arg)
+{
+	bool is_long = !strncmp(arg, "--", 2);
+	int len = (int)strcspn(arg, "=");
+
+	if (c == ':') {
+		if (is_long)
+			return usage_error("option '%.*s' needs an argument",
+					   len, arg);
+		return usage_error("option '-%c' needs an argument", optopt);
+	}
+	/* a known long option given "=value" sets optopt to its value */
+	if (is_long && optopt && arg[len] == '=')
+		return usage_error("option '%.*s' takes no argument", len, arg);
+	if (is_long)
+		return usage_error("unknown option '%s'", arg);
+	return usage_error("unknown option '-%c'", optopt);
+}
+
 /* Returns -1 to go on, or an exit status. */
 static int parse_options(struct options *o, int argc, char **argv)
 {
 	unsigned long v;
-	int c;
+	int c, at;
 
 	memset(o, 0, sizeof(*o));
 	o->pin = -1;
@@ -219,8 +251,12 @@ static int parse_options(struct options *o, int argc, char **argv)
 	o->interval_ns = NSEC_PER_SEC / DEFAULT_RATE_HZ;
 	opterr = 0;
 	/* '+': options end at the command's name; ':': report missing args */
-	while ((c = getopt_long(argc, argv, "+:b:c:d:f:hi:mo:p:P:qr:s:V",
-				long_options, NULL)) != -1) {
+	for (;;) {
+		at = optind;	/* the element getopt is in */
+		c = getopt_long(argc, argv, "+:b:c:d:f:hi:mo:p:P:qr:s:V",
+				long_options, NULL);
+		if (c == -1)
+			break;
 		switch (c) {
 		case 'b':
 			if (parse_ulong(optarg, 16, 1UL << 24, &v))
@@ -248,7 +284,7 @@ static int parse_options(struct options *o, int argc, char **argv)
 			break;
 		case 'h':
 			print_usage(stdout);
-			return 0;
+			return stdout_status();
 		case 'i':
 			if (parse_duration_ns(optarg, NSEC_PER_MSEC,
 					      &o->interval_ns) ||
@@ -293,7 +329,7 @@ static int parse_options(struct options *o, int argc, char **argv)
 			break;
 		case 'V':
 			printf("iowait-freqmon %s\n", IFM_VERSION);
-			return 0;
+			return stdout_status();
 		case OPT_NO_FREQ:
 			o->no_freq = true;
 			break;
@@ -306,15 +342,8 @@ static int parse_options(struct options *o, int argc, char **argv)
 		case OPT_ROOT:
 			o->root = optarg;
 			break;
-		case ':':
-			return usage_error("option '%s' needs an argument",
-					   argv[optind - 1]);
-		default:
-			if (optopt)
-				return usage_error("unknown option '-%c'",
-						   optopt);
-			return usage_error("unknown option '%s'",
-					   argv[optind - 1]);
+		default:	/* ':' or '?' */
+			return option_error(c, argv[at]);
 		}
 	}
 	if (o->rate_set && o->interval_set)
@@ -328,177 +357,61 @@ static int parse_options(struct options *o, int argc, char **argv)
 
 /* ---- setup ------------------------------------------------------------ */
 
-static int open_timer_list(struct run *r)
+/* Report what discover() left in r->disc; an exit status, or -1 */
+static int report_discovery(struct run *r, int ret)
 {
-	unsigned int flags = r->opt.replay ? SRC_REPLAY | SRC_SEQUENCE : 0;
-	int ret = srcfile_open(&r->tl_file, r->opt.root, "/proc/timer_list",
-			       flags);
+	struct discovery *d = &r->disc;
+	const char *path = d->tl_file.path;
+	const char *seq0 = r->opt.replay ? ".0" : "";
 
-	if (!ret) {
-		r->have_tl_file = true;
-		return -1;
-	}
-	if (r->opt.root) {
-		char *path = root_path(r->opt.root, "/proc/timer_list");
-
-		err_errno(ret, "cannot read %s%s", path ? path : r->opt.root,
-			  r->opt.replay ? ".0" : "");
-		free(path);
-	}
-	else if (ret == -EACCES || ret == -EPERM)
-		err_msg("cannot read /proc/timer_list: it needs root "
-			"(or CAP_DAC_READ_SEARCH); or use --root DIR");
-	else
-		err_errno(ret, "cannot read /proc/timer_list");
-	return EXIT_SOURCE;
-}
-
-static int check_possible(struct run *r, const unsigned char *set,
-			  unsigned int nbits)
-{
-	unsigned char *possible = calloc(nbits, 1);
-	char buf[4096];
-	int ret = -1;
-
-	if (!possible)
+	if (ret == -ENOMEM) {
+		err_errno(ret, "cannot set up");
 		return EXIT_RUNTIME;
-	if (root_read_file(r->opt.root, "/sys/devices/system/cpu/possible",
-			   buf, sizeof(buf)) > 0 &&
-	    cpulist_parse(buf, possible, nbits) > 0) {
-		for (unsigned int c = 0; c < nbits; c++) {
-			if (set[c] && !possible[c]) {
-				ret = usage_error("CPU %u does not exist "
-						  "(possible CPUs: %s)", c,
-						  buf);
-				break;
-			}
+	}
+	switch (d->stage) {
+	case DISC_OPEN:
+		if (r->opt.root) {
+			char *p = root_path(r->opt.root, "/proc/timer_list");
+
+			err_errno(ret, "cannot read %s%s", p ? p : r->opt.root,
+				  seq0);
+			free(p);
+		} else if (ret == -EACCES || ret == -EPERM) {
+			err_msg("cannot read /proc/timer_list: it needs root "
+				"(or CAP_DAC_READ_SEARCH); or use --root DIR");
+		} else {
+			err_errno(ret, "cannot read /proc/timer_list");
 		}
-	}
-	free(possible);
-	return ret;
-}
-
-/* Pick the CPUs: --cpus, or those online in the first snapshot. */
-static int select_cpus(struct run *r, const struct tl_snapshot *snap,
-		       const unsigned char *want, unsigned int nbits)
-{
-	int last = -1;
-
-	for (unsigned int c = 0; c < nbits; c++) {
-		bool online = c < snap->ncpus && snap->cpu[c].seen;
-
-		if (want ? !want[c] : !online)
-			continue;
-		if (want && !online)
-			warn_msg("CPU %u is not in timer_list now (offline?); "
-				 "its samples are invalid until it is", c);
-		last = (int)c;
-		r->ncpus++;
-	}
-	if (last < 0) {
-		err_msg("no CPU to sample in timer_list");
 		return EXIT_SOURCE;
-	}
-	r->ncap = (unsigned int)last + 1;
-	r->wanted = calloc(r->ncap, 1);
-	r->cpu = calloc(r->ncpus, sizeof(*r->cpu));
-	if (!r->wanted || !r->cpu)
-		return EXIT_RUNTIME;
-	r->ncpus = 0;
-	for (unsigned int c = 0; c < r->ncap; c++) {
-		bool online = c < snap->ncpus && snap->cpu[c].seen;
-
-		if (want ? !want[c] : !online)
-			continue;
-		r->wanted[c] = 1;
-		r->cpu[r->ncpus++] = c;
-	}
-	cpulist_format(r->wanted, r->ncap, r->meta.cpus, sizeof(r->meta.cpus));
-	return -1;
-}
-
-/*
- * Read the whole timer_list once: version, mode, online CPUs, and a
- * buffer size for the sampling reads.
- */
-static int discover(struct run *r)
-{
-	unsigned int nbits = DISCOVERY_CPUS;
-	unsigned char *want = NULL;
-	struct tl_snapshot snap = { 0 };
-	struct tl_reader rd;
-	bool live = true, fields = false;
-	int ret, fd, status = -1;
-
-	if (r->opt.cpus) {
-		nbits = TL_MAX_CPU + 1;
-		want = calloc(nbits, 1);
-		if (!want)
-			return EXIT_RUNTIME;
-		ret = cpulist_parse(r->opt.cpus, want, nbits);
-		if (ret <= 0) {
-			free(want);
-			return usage_error("invalid --cpus '%s' (a CPU list "
-					   "like 0-3,5)", r->opt.cpus);
-		}
-		status = check_possible(r, want, nbits);
-		if (status >= 0) {
-			free(want);
-			return status;
-		}
-	}
-	snap.ncpus = nbits;
-	snap.cpu = calloc(nbits, sizeof(*snap.cpu));
-	if (!snap.cpu || tl_reader_init(&rd, DISCOVERY_BUF, -1, nbits)) {
-		free(snap.cpu);
-		free(want);
-		return EXIT_RUNTIME;
-	}
-	fd = srcfile_get(&r->tl_file, 0);
-	ret = fd < 0 ? fd : tl_reader_read(&rd, fd, &snap);
-	srcfile_put(&r->tl_file, fd);
-	if (ret || !(snap.flags & TLS_VERSION)) {
-		err_errno(ret ? ret : -EBADMSG, "cannot parse %s%s",
-			  r->tl_file.path, r->opt.replay ? ".0" : "");
-		status = EXIT_SOURCE;
-		goto out;
-	}
-	for (unsigned int c = 0; c < snap.ncpus; c++) {
-		if (!snap.cpu[c].seen)
-			continue;
-		fields |= (snap.cpu[c].have & TL_NEED_STALE) == TL_NEED_STALE;
-		live &= (snap.cpu[c].have & TL_LIVE) == TL_LIVE;
-	}
-	if (!fields) {
+	case DISC_CPUS:
+		return usage_error("invalid --cpus '%s' (a CPU list like "
+				   "0-3,5)", r->opt.cpus);
+	case DISC_POSSIBLE:
+		return usage_error("CPU %u does not exist (possible CPUs: %s)",
+				   d->bad_cpu, d->possible);
+	case DISC_PARSE:
+		err_errno(ret, "cannot parse %s%s", path, seq0);
+		return EXIT_SOURCE;
+	case DISC_FIELDS:
 		err_msg("%s: no CPU block has the idle accounting fields "
 			"(malformed, or a kernel without CONFIG_TICK_ONESHOT)",
-			r->tl_file.path);
-		status = EXIT_SOURCE;
-		goto out;
+			path);
+		return EXIT_SOURCE;
+	case DISC_SELECT:
+		err_msg("no CPU to sample in timer_list");
+		return EXIT_SOURCE;
+	case DISC_DONE:
+		break;
 	}
-	if (snap.ver_major != 0 || snap.ver_minor < 8 || snap.ver_minor > 10)
+	if (d->untested)
 		warn_msg("Timer List Version v%u.%u is untested (v0.8-v0.10 "
-			 "are known)", snap.ver_major, snap.ver_minor);
-	if (snap.nextra)
-		warn_msg("CPUs above %u are ignored", nbits - 1);
-	r->meta.tl_major = snap.ver_major;
-	r->meta.tl_minor = snap.ver_minor;
-	r->meta.live = live;
-
-	status = select_cpus(r, &snap, want, nbits);
-	if (status >= 0)
-		goto out;
-	if (tl_reader_init(&r->reader,
-			   rd.len * 4 > MIN_TL_BUF ? rd.len * 4 : MIN_TL_BUF,
-			   (long)r->cpu[r->ncpus - 1], r->ncap)) {
-		status = EXIT_RUNTIME;
-		goto out;
-	}
-out:
-	tl_reader_free(&rd);
-	free(snap.cpu);
-	free(want);
-	return status;
+			 "are known)", d->tl_major, d->tl_minor);
+	if (d->nextra)
+		warn_msg("CPUs above %u are ignored", d->nbits - 1);
+	for (unsigned int i = 0; i < d->noffline; i++)
+		warn_msg("CPU %u is not in timer_list now (offline?); "
+			 "its samples are invalid until it is", d->offline[i]);
+	return -1;
 }
 
 static void setup_freq(struct run *r)
@@ -507,8 +420,8 @@ static void setup_freq(struct run *r)
 
 	if (r->opt.no_freq)
 		return;
-	if (freq_source_init(&r->freq, r->opt.root, flags, r->wanted,
-			     r->ncap)) {
+	if (freq_source_init(&r->freq, r->opt.root, flags, r->disc.wanted,
+			     r->disc.ncap)) {
 		warn_msg("cannot set up the frequency source: out of memory");
 		return;
 	}
@@ -517,25 +430,17 @@ static void setup_freq(struct run *r)
 	r->meta.freq = &r->freq;
 }
 
-static bool read_stat(struct run *r, struct stat_snapshot *st,
-		      unsigned long seq)
-{
-	char buf[64 << 10];
-	ssize_t n = srcfile_read(&r->stat_file, seq, buf, sizeof(buf));
-
-	return n > 0 && stat_parse(buf, (size_t)n, st) > 0;
-}
-
 static void setup_stat(struct run *r)
 {
 	unsigned int flags = r->opt.replay ? SRC_REPLAY : 0;
+	unsigned int ncap = r->disc.ncap;
 	int ret;
 
 	if (r->opt.no_stat)
 		return;
-	r->stat0.ncpus = r->stat1.ncpus = r->ncap;
-	r->stat0.cpu = calloc(r->ncap, sizeof(*r->stat0.cpu));
-	r->stat1.cpu = calloc(r->ncap, sizeof(*r->stat1.cpu));
+	r->stat0.ncpus = r->stat1.ncpus = ncap;
+	r->stat0.cpu = calloc(ncap, sizeof(*r->stat0.cpu));
+	r->stat1.cpu = calloc(ncap, sizeof(*r->stat1.cpu));
 	if (!r->stat0.cpu || !r->stat1.cpu)
 		return;
 	ret = srcfile_open(&r->stat_file, r->opt.root, "/proc/stat", flags);
@@ -545,23 +450,29 @@ static void setup_stat(struct run *r)
 		return;
 	}
 	r->have_stat_file = true;
-	r->have_stat0 = read_stat(r, &r->stat0, 0);
+	r->have_stat0 = !stat_read(&r->stat_file, 0, &r->stat0);
 }
 
-static int open_out_file(const char *path, int *fd)
+/* Do @a and @b refer to the same file (a terminal, a pipe, ...)? */
+static bool same_file(int a, int b)
 {
-	if (!path || !strcmp(path, "-")) {
-		*fd = STDOUT_FILENO;
-		return 0;
-	}
-	*fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	return *fd < 0 ? -errno : 0;
+	struct stat sa, sb;
+
+	if (a < 0 || b < 0 || fstat(a, &sa) || fstat(b, &sb))
+		return false;
+	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 static int setup_output(struct run *r)
 {
 	int fd, ret;
 
+	/* refused before the output file is truncated */
+	if (r->opt.pin >= 0 && pin_check(r->opt.pin)) {
+		err_errno(-EINVAL, "cannot pin the sampler to CPU %d",
+			  r->opt.pin);
+		return EXIT_RUNTIME;
+	}
 	r->sumf = stderr;
 	if (r->opt.summary) {
 		if (!strcmp(r->opt.summary, "-")) {
@@ -578,28 +489,19 @@ static int setup_output(struct run *r)
 	/* --quiet without --output: no output stream at all */
 	if (r->opt.quiet && !r->opt.output)
 		return -1;
-	ret = open_out_file(r->opt.output, &fd);
+	ret = output_open(&r->out, r->opt.output, r->opt.format, &r->meta,
+			  OUTBUF_SIZE);
 	if (ret) {
 		err_errno(ret, "cannot open %s", r->opt.output);
 		return EXIT_RUNTIME;
 	}
-	r->out_name = fd == STDOUT_FILENO ? "standard output" : r->opt.output;
-	if (outbuf_init(&r->out.ob, fd, OUTBUF_SIZE))
-		return EXIT_RUNTIME;
-	r->out.ops = r->opt.format;
-	r->out.meta = &r->meta;
 	r->have_out = true;
+	fd = r->out.ob.fd;
+	r->out_name = fd == STDOUT_FILENO ? "standard output" : r->opt.output;
+	/* TSV has it as comments, JSON and trace in their summary object */
+	r->summary_in_output = same_file(fd, fileno(r->sumf));
+	r->data_on_stdout = same_file(fd, STDOUT_FILENO);
 	return -1;
-}
-
-/* Is the output the same file as stderr? Then the summary is in it. */
-static bool output_is_stderr(const struct run *r)
-{
-	struct stat a, b;
-
-	if (!r->have_out || fstat(r->out.ob.fd, &a) || fstat(STDERR_FILENO, &b))
-		return false;
-	return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
 static void noop_handler(int sig)
@@ -609,7 +511,7 @@ static void noop_handler(int sig)
 
 static int setup_signals(struct run *r)
 {
-	struct sigaction sa = { .sa_handler = noop_handler };
+	struct sigaction sa = { .sa_handler = noop_handler }, hup;
 	sigset_t set;
 
 	/* the sampler thread unblocks SIGUSR1 to be woken from its sleep */
@@ -619,6 +521,9 @@ static int setup_signals(struct run *r)
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
+	/* started under nohup: SIGHUP stays ignored, also by the command */
+	if (!sigaction(SIGHUP, NULL, &hup) && hup.sa_handler != SIG_IGN)
+		sigaddset(&set, SIGHUP);
 	sigaddset(&set, SIGCHLD);
 	sigaddset(&set, SIGUSR1);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);	/* threads inherit it */
@@ -637,9 +542,10 @@ static int setup_sampling(struct run *r, int argc, char **argv)
 {
 	struct timespec now;
 	unsigned long slots = r->opt.ring_slots;
+	struct discovery *d = &r->disc;
 	int ret;
 
-	if (summary_init(&r->sum, r->cpu, r->ncpus))
+	if (summary_init(&r->sum, d->cpu, d->ncpus))
 		return EXIT_RUNTIME;
 	r->sum.interval_ns = r->opt.interval_ns;
 	r->sum.user_hz = sysconf(_SC_CLK_TCK);
@@ -648,7 +554,7 @@ static int setup_sampling(struct run *r, int argc, char **argv)
 			slots = 2 * NSEC_PER_SEC / r->opt.interval_ns;
 		if (slots < MIN_RING_SLOTS && !r->opt.ring_slots)
 			slots = MIN_RING_SLOTS;
-		if (ring_init(&r->ring, slots, sample_size(r->ncpus)))
+		if (ring_init(&r->ring, slots, sample_size(d->ncpus)))
 			return EXIT_RUNTIME;
 		r->have_ring = true;
 	}
@@ -656,11 +562,11 @@ static int setup_sampling(struct run *r, int argc, char **argv)
 		.interval_ns = r->opt.interval_ns,
 		.duration_ns = r->opt.duration_ns,
 		.final_sample = !r->opt.replay,
-		.tl_file = &r->tl_file,
-		.reader = &r->reader,
+		.tl_file = &d->tl_file,
+		.reader = &d->reader,
 		.freq = r->have_freq ? &r->freq : NULL,
-		.cpu = r->cpu,
-		.ncpus = r->ncpus,
+		.cpu = d->cpu,
+		.ncpus = d->ncpus,
 		.ring = r->have_ring ? &r->ring : NULL,
 		.sum = &r->sum,
 		.notify_fd = r->smp_fd,
@@ -673,7 +579,7 @@ static int setup_sampling(struct run *r, int argc, char **argv)
 	time_iso8601(&now, r->meta.start, sizeof(r->meta.start));
 	ret = sampler_prime(&r->smp);
 	if (ret) {
-		err_errno(ret, "cannot read %s", r->tl_file.path);
+		err_errno(ret, "cannot read %s", d->tl_file.path);
 		return EXIT_SOURCE;
 	}
 	r->meta.version = IFM_VERSION;
@@ -683,8 +589,13 @@ static int setup_sampling(struct run *r, int argc, char **argv)
 	if (!r->meta.command)
 		return EXIT_RUNTIME;
 	meta_kernel(r->opt.root, r->meta.kernel, sizeof(r->meta.kernel));
-	r->meta.cpu = r->cpu;
-	r->meta.ncpus = r->ncpus;
+	r->meta.tl_major = d->tl_major;
+	r->meta.tl_minor = d->tl_minor;
+	r->meta.live = d->live;
+	r->meta.cpuset = d->wanted;
+	r->meta.ncap = d->ncap;
+	r->meta.cpu = d->cpu;
+	r->meta.ncpus = d->ncpus;
 	r->meta.interval_ns = r->opt.interval_ns;
 	r->meta.start_mono_ns = r->smp.first_now;
 	r->meta.root = r->opt.root;
@@ -702,20 +613,7 @@ static void drain_fd(int fd)
 		return;
 }
 
-/* Returns true while the command runs. */
-static bool reap_child(struct run *r)
-{
-	int ws;
-	pid_t p = waitpid(r->child, &ws, WNOHANG);
-
-	if (p != r->child)
-		return true;
-	r->child_status = command_exit_status(ws);
-	r->sum.command_status = r->child_status;
-	r->child = 0;
-	return false;
-}
-
+/* Returns an exit status if a thread could not be started, else -1. */
 static int start_threads(struct run *r)
 {
 	int ret;
@@ -724,7 +622,7 @@ static int start_threads(struct run *r)
 		r->wr = (struct writer){
 			.ring = &r->ring,
 			.out = &r->out,
-			.ncpus = r->ncpus,
+			.ncpus = r->disc.ncpus,
 			.notify_fd = r->wr_fd,
 		};
 		ret = writer_start(&r->wr);
@@ -748,9 +646,36 @@ static int start_threads(struct run *r)
 	return -1;
 }
 
+static void start_command(struct run *r)
+{
+	/* our stdout carries the data: the command's goes to stderr */
+	int ret = command_start(&r->cmd, r->opt.command, r->data_on_stdout);
+
+	if (ret) {
+		err_errno(ret, "cannot run '%s'", r->opt.command[0]);
+		r->sum.command_status = r->cmd.status;
+	}
+}
+
+/* Returns true while the command runs. */
+static bool reap_command(struct run *r)
+{
+	int ret = command_reap(&r->cmd);
+
+	if (ret > 0)
+		return true;
+	if (ret < 0) {
+		err_errno(ret, "the exit status of '%s' is lost",
+			  r->opt.command[0]);
+		r->status = EXIT_RUNTIME;
+	}
+	r->sum.command_status = r->cmd.status;
+	return false;
+}
+
 static void wait_loop(struct run *r)
 {
-	bool sampling = true, running = r->child > 0;
+	bool sampling = true, running = r->cmd.pid > 0;
 
 	while (sampling || running) {
 		struct pollfd p[3] = {
@@ -780,7 +705,7 @@ static void wait_loop(struct run *r)
 			goto next;
 		if (si.ssi_signo == SIGCHLD) {
 			if (running)
-				running = reap_child(r);
+				running = reap_command(r);
 			if (!running)
 				sampling = false;
 		} else if (running) {
@@ -789,9 +714,9 @@ static void wait_loop(struct run *r)
 			 * pass on what was sent to us with kill().
 			 */
 			if (si.ssi_code == SI_USER || si.ssi_code == SI_QUEUE)
-				kill(r->child, (int)si.ssi_signo);
+				command_signal(&r->cmd, (int)si.ssi_signo);
 		} else {
-			sampling = false;
+			sampling = false;	/* SIGINT, SIGTERM, SIGHUP */
 		}
 next:
 		if (!sampling)
@@ -805,99 +730,111 @@ static void emit_summary_line(void *ctx, const char *line)
 	fprintf(ctx, "%s\n", line);
 }
 
-static void finish(struct run *r)
+/* The /proc/stat figures of the run, and the process's own cost. */
+static void complete_summary(struct run *r)
 {
-	struct rusage ru;
-	struct timespec now;
+	if (r->have_stat_file && r->have_stat0 &&
+	    !stat_read(&r->stat_file, r->smp.seq ? r->smp.seq - 1 : 0,
+		       &r->stat1))
+		summary_add_stat(&r->sum, &r->stat0, &r->stat1);
+	summary_end(&r->sum, r->start_ns, r->start_cpu_ns);
+}
+
+/* The writer's last samples, the output's end, close. */
+static void finish_output(struct run *r)
+{
 	int err = 0;
 
-	if (r->have_stat_file && r->have_stat0 &&
-	    read_stat(r, &r->stat1, r->smp.seq ? r->smp.seq - 1 : 0)) {
-		for (unsigned int i = 0; i < r->ncpus; i++) {
-			struct summary_cpu *c = &r->sum.cpu[i];
-			unsigned int cpu = r->cpu[i];
+	if (r->have_ring)
+		err = writer_finish(&r->wr);
+	if (!err)
+		err = output_end(&r->out, &r->sum);
+	if (!err)
+		return;
+	r->status = EXIT_RUNTIME;
+	if (!r->have_ring) {
+		/* --quiet: there were no samples to lose */
+		err_msg("cannot write to %s: %s (the metadata and the "
+			"summary are lost)", r->out_name, strerror(-err));
+	} else {
+		uint64_t lost = r->smp.produced - r->wr.committed;
 
-			c->stat0 = r->stat0.cpu[cpu];
-			c->stat1 = r->stat1.cpu[cpu];
-			c->have_stat = c->stat0.seen && c->stat1.seen &&
-				       c->stat1.busy >= c->stat0.busy &&
-				       c->stat1.idle >= c->stat0.idle &&
-				       c->stat1.iowait >= c->stat0.iowait &&
-				       c->stat1.busy + c->stat1.idle +
-				       c->stat1.iowait > c->stat0.busy +
-				       c->stat0.idle + c->stat0.iowait;
-		}
+		err_msg("cannot write to %s: %s (%llu of %llu samples "
+			"lost%s)", r->out_name, strerror(-err),
+			(unsigned long long)lost,
+			(unsigned long long)r->smp.produced,
+			lost ? "" : ", and the summary");
 	}
-	if (!getrusage(RUSAGE_SELF, &ru))
-		r->sum.proc_cpu_ns =
-			(uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) *
-				NSEC_PER_SEC +
-			(uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) *
-				NSEC_PER_USEC;
-	clock_gettime(CLOCK_REALTIME, &now);
-	time_iso8601(&now, r->sum.end, sizeof(r->sum.end));
+}
 
-	if (r->have_out) {
-		if (r->have_ring)
-			err = writer_finish(&r->wr);
-		if (!err) {
-			r->out.ops->end(&r->out, &r->sum);
-			err = outbuf_flush(&r->out.ob);
-		}
-		if (err) {
-			uint64_t lost = r->smp.produced - r->wr.committed;
+/* Samples taken, and not one valid for any CPU? */
+static bool no_valid_sample(const struct summary *s)
+{
+	if (!s->nsamples)
+		return false;
+	for (unsigned int i = 0; i < s->ncpus; i++)
+		if (s->cpu[i].nvalid)
+			return false;
+	return true;
+}
 
-			err_msg("cannot write to %s: %s (%llu of %llu samples "
-				"lost%s)", r->out_name, strerror(-err),
-				(unsigned long long)lost,
-				(unsigned long long)r->smp.produced,
-				lost ? "" : ", and the summary");
-			r->status = EXIT_RUNTIME;
-		}
-	}
+static void finish(struct run *r)
+{
+	complete_summary(r);
+	if (r->have_out)
+		finish_output(r);
 	if (r->smp.end == SAMPLER_ERROR) {
 		err_errno(r->smp.err, "sampling failed");
 		r->status = EXIT_RUNTIME;
 	}
-	if (r->sumf != stderr || !output_is_stderr(r)) {
+	if (!r->summary_in_output) {
 		summary_print(&r->sum, "", emit_summary_line, r->sumf);
 		if (fflush(r->sumf) && !r->status) {
 			err_errno(errno, "cannot write the summary");
 			r->status = EXIT_RUNTIME;
 		}
 	}
+	if (r->sumf != stderr && r->sumf != stdout) {
+		if (fclose(r->sumf) && !r->status) {
+			err_errno(errno, "cannot write the summary");
+			r->status = EXIT_RUNTIME;
+		}
+		r->sumf = NULL;
+	}
 	if (r->sum.ndropped)
 		warn_msg("%llu samples were dropped: the output could not keep "
 			 "up (see --buffer)",
 			 (unsigned long long)r->sum.ndropped);
+	if (no_valid_sample(&r->sum)) {
+		err_msg("no valid sample in %llu samples: the CPUs' figures "
+			"could not be used (see the invalid samples in the "
+			"summary)", (unsigned long long)r->sum.nsamples);
+		if (!r->status)
+			r->status = EXIT_SOURCE;
+	}
 }
 
 static void cleanup(struct run *r)
 {
+	if (r->wr.started)
+		writer_finish(&r->wr);
 	if (r->have_smp)
 		sampler_free(&r->smp);
 	if (r->have_ring)
 		ring_free(&r->ring);
-	if (r->have_out) {
-		if (r->out.ob.fd != STDOUT_FILENO)
-			close(r->out.ob.fd);
-		outbuf_free(&r->out.ob);
-	}
+	if (r->have_out)
+		output_free(&r->out);
 	if (r->sumf && r->sumf != stderr && r->sumf != stdout)
 		fclose(r->sumf);
 	if (r->have_freq)
 		freq_source_free(&r->freq);
 	if (r->have_stat_file)
 		srcfile_close(&r->stat_file);
-	if (r->have_tl_file)
-		srcfile_close(&r->tl_file);
-	tl_reader_free(&r->reader);
+	discovery_free(&r->disc);
 	summary_free(&r->sum);
 	free(r->stat0.cpu);
 	free(r->stat1.cpu);
 	free(r->meta.command);
-	free(r->wanted);
-	free(r->cpu);
 	if (r->sig_fd >= 0)
 		close(r->sig_fd);
 	if (r->smp_fd >= 0)
@@ -908,11 +845,12 @@ static void cleanup(struct run *r)
 
 static int run(struct run *r, int argc, char **argv)
 {
-	int status, ret;
+	int status;
 
-	status = open_timer_list(r);
-	if (status < 0)
-		status = discover(r);
+	r->disc.root = r->opt.root;
+	r->disc.replay = r->opt.replay;
+	r->disc.cpus = r->opt.cpus;
+	status = report_discovery(r, discover(&r->disc));
 	if (status >= 0)
 		return status;
 	setup_freq(r);
@@ -928,27 +866,22 @@ static int run(struct run *r, int argc, char **argv)
 		warn_msg("mlockall: %s", strerror(errno));
 	if (r->have_out)
 		r->out.ops->begin(&r->out);
+	/* a failed start still ends the output properly, with no sample */
 	status = start_threads(r);
 	if (status >= 0) {
-		sampler_stop(&r->smp);
-		return status;
-	}
-	if (r->opt.command) {
-		ret = command_spawn(r->opt.command, &r->child);
-		if (ret) {
-			err_errno(ret, "cannot run '%s'", r->opt.command[0]);
-			r->child = 0;
-			r->child_status = command_spawn_status(ret);
-			r->sum.command_status = r->child_status;
-			sampler_stop(&r->smp);
+		r->status = status;
+	} else {
+		if (r->opt.command) {
+			start_command(r);
+			if (!r->cmd.pid)
+				sampler_stop(&r->smp);
 		}
-	}
-	if (r->child > 0 || r->child_status < 0)
 		wait_loop(r);
+	}
 	finish(r);
 	if (r->status)
 		return r->status;
-	return r->child_status >= 0 ? r->child_status : 0;
+	return r->cmd.status >= 0 ? r->cmd.status : 0;
 }
 
 int main(int argc, char **argv)
@@ -957,8 +890,10 @@ int main(int argc, char **argv)
 	int status;
 
 	memset(&r, 0, sizeof(r));
+	r.start_ns = mono_ns();
+	r.start_cpu_ns = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 	r.sig_fd = r.smp_fd = r.wr_fd = -1;
-	r.child_status = -1;
+	r.cmd.status = -1;
 	status = parse_options(&r.opt, argc, argv);
 	if (status >= 0)
 		return status;

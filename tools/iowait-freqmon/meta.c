@@ -18,13 +18,52 @@ static bool plain(const char *s)
 	return true;
 }
 
+static bool has_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return true;
+	return false;
+}
+
+/* bash's $'...': the line stays one line and still runs the same command */
+static char *quote_ansi_c(char *p, const char *a)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	p = stpcpy(p, "$'");
+	for (; *a; a++) {
+		unsigned char c = (unsigned char)*a;
+
+		if (c == '\n') {
+			p = stpcpy(p, "\\n");
+		} else if (c == '\t') {
+			p = stpcpy(p, "\\t");
+		} else if (c == '\r') {
+			p = stpcpy(p, "\\r");
+		} else if (c == '\'' || c == '\\') {
+			*p++ = '\\';
+			*p++ = (char)c;
+		} else if (c < 0x20 || c == 0x7f) {
+			*p++ = '\\';
+			*p++ = 'x';
+			*p++ = hex[c >> 4];
+			*p++ = hex[c & 15];
+		} else {
+			*p++ = (char)c;
+		}
+	}
+	*p++ = '\'';
+	return p;
+}
+
 char *meta_command_line(int argc, char *const argv[])
 {
 	size_t len = 1;
 	char *line, *p;
 
 	for (int i = 0; i < argc; i++)
-		len += 4 * strlen(argv[i]) + 3;
+		len += 4 * strlen(argv[i]) + 4;
 	line = malloc(len);
 	if (!line)
 		return NULL;
@@ -36,6 +75,10 @@ char *meta_command_line(int argc, char *const argv[])
 			*p++ = ' ';
 		if (plain(a)) {
 			p = stpcpy(p, a);
+			continue;
+		}
+		if (has_control(a)) {
+			p = quote_ansi_c(p, a);
 			continue;
 		}
 		*p++ = '\'';

@@ -20,7 +20,8 @@ struct run_meta {
 	char kernel[128];	/* uname -r, or the root's osrelease */
 	unsigned int tl_major, tl_minor;
 	bool live;		/* patched kernel: live idle sums */
-	char cpus[256];		/* cpulist of the sampled CPUs */
+	const unsigned char *cpuset;	/* the sampled CPUs, by number */
+	unsigned int ncap;		/* size of cpuset */
 	const unsigned int *cpu;	/* the sampled CPUs, in order */
 	unsigned int ncpus;
 	uint64_t interval_ns;
@@ -31,7 +32,11 @@ struct run_meta {
 	const struct freq_source *freq;	/* NULL if cpufreq is off */
 };
 
-/* Shell-quote argv into one malloc'd line (NULL on ENOMEM). */
+/*
+ * Shell-quote argv into one malloc'd line (NULL on ENOMEM). An argument
+ * with a control character (a newline...) is quoted as bash's $'...', so
+ * that the line stays one line.
+ */
 char *meta_command_line(int argc, char *const argv[]);
 
 /* Kernel release: @root's /proc/sys/kernel/osrelease, else uname -r. */

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "cpulist.h"
 #include "outbuf.h"
 
 int outbuf_init(struct outbuf *o, int fd, size_t cap)
@@ -125,6 +127,64 @@ void outbuf_decimal(struct outbuf *o, uint64_t v, unsigned int decimals)
 		v /= 10;
 	} while (v);
 	outbuf_write(o, tmp + n, sizeof(tmp) - n);
+}
+
+void outbuf_escaped(struct outbuf *o, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		char esc[5] = { '\\', 'x', hex[c >> 4], hex[c & 15], 0 };
+
+		switch (c) {
+		case '\\':
+			outbuf_puts(o, "\\\\");
+			break;
+		case '\n':
+			outbuf_puts(o, "\\n");
+			break;
+		case '\t':
+			outbuf_puts(o, "\\t");
+			break;
+		case '\r':
+			outbuf_puts(o, "\\r");
+			break;
+		default:
+			if (c < 0x20 || c == 0x7f)
+				outbuf_puts(o, esc);
+			else
+				outbuf_putc(o, (char)c);
+		}
+	}
+}
+
+void outbuf_cpulist(struct outbuf *o, const unsigned char *set,
+		    unsigned int nbits)
+{
+	unsigned int pos = 0, lo, hi;
+	bool first = true;
+
+	while (cpulist_next(set, nbits, &pos, &lo, &hi)) {
+		if (!first)
+			outbuf_putc(o, ',');
+		first = false;
+		outbuf_u64(o, lo);
+		if (hi != lo) {
+			outbuf_putc(o, '-');
+			outbuf_u64(o, hi);
+		}
+	}
+}
+
+int outbuf_close(struct outbuf *o)
+{
+	int fd = o->fd;
+
+	if (fd <= STDERR_FILENO)
+		return 0;
+	o->fd = -1;
+	return close(fd) ? -errno : 0;
 }
 
 void outbuf_json_str(struct outbuf *o, const char *s)

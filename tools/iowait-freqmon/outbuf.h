@@ -37,6 +37,16 @@ void outbuf_printf(struct outbuf *o, const char *fmt, ...)
 void outbuf_u64(struct outbuf *o, uint64_t v);
 /* @v / 10^@decimals with exactly @decimals digits: (1234, 4) -> "0.1234" */
 void outbuf_decimal(struct outbuf *o, uint64_t v, unsigned int decimals);
+/*
+ * @s on one line: a backslash as two, newline, tab and carriage return as
+ * \n, \t and \r, any other control character as \xHH.
+ */
+void outbuf_escaped(struct outbuf *o, const char *s);
+/* A cpulist ("0-3,5") of @set[0 .. @nbits - 1], of any length. */
+void outbuf_cpulist(struct outbuf *o, const unsigned char *set,
+		    unsigned int nbits);
+/* Close the fd (not stdin/stdout/stderr). Returns 0 or -errno. */
+int outbuf_close(struct outbuf *o);
 /* A JSON string literal, quotes included. */
 void outbuf_json_str(struct outbuf *o, const char *s);
 

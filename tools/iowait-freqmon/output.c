@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "output.h"
 
@@ -15,4 +18,44 @@ const struct output_ops *output_find(const char *name)
 		if (!strcmp(formats[i]->name, name))
 			return formats[i];
 	return NULL;
+}
+
+int output_open(struct output *o, const char *path,
+		const struct output_ops *ops, const struct run_meta *meta,
+		size_t bufsize)
+{
+	int fd = STDOUT_FILENO, ret;
+
+	if (path && strcmp(path, "-")) {
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (fd < 0)
+			return -errno;
+	}
+	ret = outbuf_init(&o->ob, fd, bufsize);
+	if (ret) {
+		if (fd != STDOUT_FILENO)
+			close(fd);
+		return ret;
+	}
+	o->ops = ops;
+	o->meta = meta;
+	o->nrecords = 0;
+	return 0;
+}
+
+int output_end(struct output *o, const struct summary *sum)
+{
+	int err;
+
+	o->ops->end(o, sum);
+	err = outbuf_flush(&o->ob);
+	if (!err)
+		err = outbuf_close(&o->ob);
+	return err;
+}
+
+void output_free(struct output *o)
+{
+	outbuf_close(&o->ob);
+	outbuf_free(&o->ob);
 }

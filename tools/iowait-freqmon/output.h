@@ -41,6 +41,20 @@ const struct output_ops *output_find(const char *name);
 /* The column header of the TSV format: a contract, see iowait-freqmon(8). */
 #define TSV_COLUMNS "time_s\tcpu\tbusy\tidle\tiowait\tfreq_khz\tvalid"
 
+/*
+ * Open @path for writing (NULL or "-": standard output, which is never
+ * closed) with a buffer of @bufsize bytes. Returns 0 or -errno.
+ */
+int output_open(struct output *o, const char *path,
+		const struct output_ops *ops, const struct run_meta *meta,
+		size_t bufsize);
+
+/* The end (@sum), flush and close. Returns 0 or the first -errno. */
+int output_end(struct output *o, const struct summary *sum);
+
+/* Free the buffer, and close the file if output_end() did not. */
+void output_free(struct output *o);
+
 /* JSON objects shared by the json and trace formats. */
 void json_meta(struct outbuf *ob, const struct run_meta *m);
 void json_summary(struct outbuf *ob, const struct summary *s);

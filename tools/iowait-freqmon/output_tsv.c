@@ -3,8 +3,15 @@
  * TSV for gnuplot and scripts: '#' metadata lines, exactly one column
  * header line, one row per sample and CPU, '#' summary lines at the end.
  */
-#include "cpulist.h"
 #include "output.h"
+
+/* "# key: value\n" with the value escaped onto one line */
+static void meta_line(struct outbuf *ob, const char *key, const char *value)
+{
+	outbuf_printf(ob, "# %s: ", key);
+	outbuf_escaped(ob, value);
+	outbuf_putc(ob, '\n');
+}
 
 static void tsv_begin(struct output *o)
 {
@@ -12,32 +19,37 @@ static void tsv_begin(struct output *o)
 	struct outbuf *ob = &o->ob;
 
 	outbuf_printf(ob, "# iowait-freqmon %s\n", m->version);
+	/* already shell-quoted onto one line */
 	outbuf_printf(ob, "# command: %s\n", m->command);
-	outbuf_printf(ob, "# kernel: %s\n", m->kernel);
+	meta_line(ob, "kernel", m->kernel);
 	outbuf_printf(ob, "# timer_list: v%u.%u %s\n", m->tl_major,
 		      m->tl_minor, meta_mode(m));
-	outbuf_printf(ob, "# cpus: %s\n", m->cpus);
-	outbuf_printf(ob, "# interval_us: %llu\n",
+	outbuf_puts(ob, "# cpus: ");
+	outbuf_cpulist(ob, m->cpuset, m->ncap);
+	outbuf_printf(ob, "\n# interval_us: %llu\n",
 		      (unsigned long long)(m->interval_ns / 1000));
 	outbuf_printf(ob, "# start: %s\n", m->start);
 	outbuf_printf(ob, "# start_monotonic_ns: %llu\n",
 		      (unsigned long long)m->start_mono_ns);
-	if (m->root)
-		outbuf_printf(ob, "# root: %s%s\n", m->root,
-			      m->replay ? " (replay)" : "");
+	if (m->root) {
+		outbuf_puts(ob, "# root: ");
+		outbuf_escaped(ob, m->root);
+		outbuf_puts(ob, m->replay ? " (replay)\n" : "\n");
+	}
 	if (!m->freq || !m->freq->npol) {
 		outbuf_puts(ob, "# cpufreq: none\n");
 	} else {
 		for (unsigned int i = 0; i < m->freq->npol; i++) {
 			const struct freq_policy *p = &m->freq->pol[i];
-			char cpus[256];
 
-			cpulist_format(p->related, m->freq->ncpus, cpus,
-				       sizeof(cpus));
-			outbuf_printf(ob, "# cpufreq: cpus=%s driver=%s "
-				      "governor=%s min_khz=%lu max_khz=%lu "
-				      "source=%s\n", cpus, p->driver,
-				      p->governor, p->min_khz, p->max_khz,
+			outbuf_puts(ob, "# cpufreq: cpus=");
+			outbuf_cpulist(ob, p->related, m->freq->ncpus);
+			outbuf_puts(ob, " driver=");
+			outbuf_escaped(ob, p->driver);
+			outbuf_puts(ob, " governor=");
+			outbuf_escaped(ob, p->governor);
+			outbuf_printf(ob, " min_khz=%lu max_khz=%lu "
+				      "source=%s\n", p->min_khz, p->max_khz,
 				      m->freq->backend->name);
 		}
 	}

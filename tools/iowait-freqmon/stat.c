@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "num.h"
+#include "srcfile.h"
 #include "stat.h"
 
 /* "cpuN user nice system idle iowait irq softirq steal ..." */
@@ -51,4 +52,24 @@ int stat_parse(const char *buf, size_t len, struct stat_snapshot *s)
 		p = e + 1;
 	}
 	return count ? count : -ENODATA;
+}
+
+int stat_read(struct srcfile *f, unsigned long seq, struct stat_snapshot *s)
+{
+	char buf[STAT_READ_MAX];
+	ssize_t n = srcfile_read(f, seq, buf, sizeof(buf));
+
+	if (n < 0)
+		return (int)n;
+	if (n == 0)
+		return -ENODATA;
+	n = stat_parse(buf, (size_t)n, s);
+	return n < 0 ? (int)n : 0;
+}
+
+bool stat_delta_ok(const struct stat_cpu *a, const struct stat_cpu *b)
+{
+	return a->seen && b->seen && b->busy >= a->busy &&
+	       b->idle >= a->idle && b->iowait >= a->iowait &&
+	       b->busy + b->idle + b->iowait > a->busy + a->idle + a->iowait;
 }

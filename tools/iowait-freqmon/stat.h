@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "srcfile.h"
+
 struct stat_cpu {
 	uint64_t busy;		/* user+nice+system+irq+softirq+steal */
 	uint64_t idle;
@@ -27,5 +29,16 @@ struct stat_snapshot {
  * Returns the number of CPUs parsed, or -ENODATA if there is none.
  */
 int stat_parse(const char *buf, size_t len, struct stat_snapshot *s);
+
+#define STAT_READ_MAX (64u << 10)	/* /proc/stat read at most */
+
+/* Read snapshot @seq of @f (see srcfile.h) into @s. Returns 0 or -errno. */
+int stat_read(struct srcfile *f, unsigned long seq, struct stat_snapshot *s);
+
+/*
+ * Is @b - @a a usable delta of one CPU: both seen, no counter gone back,
+ * some time passed?
+ */
+bool stat_delta_ok(const struct stat_cpu *a, const struct stat_cpu *b);
 
 #endif

@@ -4,8 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "summary.h"
+#include "timeutil.h"
 
 static const char *const reason_names[ACCT_NREASONS] = {
 	"absent", "fields", "first", "backwards", "excess", "clock",
@@ -89,6 +91,30 @@ void summary_add(struct summary *s, const struct sample *smp)
 	}
 }
 
+void summary_add_stat(struct summary *s, const struct stat_snapshot *s0,
+		      const struct stat_snapshot *s1)
+{
+	for (unsigned int i = 0; i < s->ncpus; i++) {
+		struct summary_cpu *c = &s->cpu[i];
+
+		if (c->cpu >= s0->ncpus || c->cpu >= s1->ncpus)
+			continue;
+		c->stat0 = s0->cpu[c->cpu];
+		c->stat1 = s1->cpu[c->cpu];
+		c->have_stat = stat_delta_ok(&c->stat0, &c->stat1);
+	}
+}
+
+void summary_end(struct summary *s, uint64_t start_ns, uint64_t start_cpu_ns)
+{
+	struct timespec now;
+
+	s->proc_cpu_ns = clock_ns(CLOCK_PROCESS_CPUTIME_ID) - start_cpu_ns;
+	s->proc_wall_ns = mono_ns() - start_ns;
+	clock_gettime(CLOCK_REALTIME, &now);
+	time_iso8601(&now, s->end, sizeof(s->end));
+}
+
 double summary_thread_share(const struct summary *s)
 {
 	return s->wall_ns ? (double)s->thread_cpu_ns / (double)s->wall_ns : 0;
@@ -96,7 +122,8 @@ double summary_thread_share(const struct summary *s)
 
 double summary_process_share(const struct summary *s)
 {
-	return s->wall_ns ? (double)s->proc_cpu_ns / (double)s->wall_ns : 0;
+	return s->proc_wall_ns ? (double)s->proc_cpu_ns /
+				 (double)s->proc_wall_ns : 0;
 }
 
 double summary_mean_busy_khz(const struct summary_cpu *c)

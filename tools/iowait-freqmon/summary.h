@@ -50,7 +50,8 @@ struct summary {
 	uint64_t span_ns;	/* kernel time, first to last snapshot */
 	uint64_t wall_ns;	/* sampler thread run time */
 	uint64_t thread_cpu_ns;	/* sampler thread CPU time */
-	uint64_t proc_cpu_ns;	/* whole process CPU time (getrusage) */
+	uint64_t proc_cpu_ns;	/* whole process CPU time, main() to the end */
+	uint64_t proc_wall_ns;	/* whole process run time, main() to the end */
 	uint64_t tick_ns;	/* tick period used for the stale correction */
 	long user_hz;		/* /proc/stat unit */
 	int command_status;	/* exit status of the command, -1 if none */
@@ -64,7 +65,21 @@ void summary_free(struct summary *s);
 
 void summary_add(struct summary *s, const struct sample *smp);
 
-/* Share of one CPU used by the sampler thread / the process, in 0..1+. */
+/* The /proc/stat figures of the run, for the CPUs where the delta is usable. */
+void summary_add_stat(struct summary *s, const struct stat_snapshot *s0,
+		      const struct stat_snapshot *s1);
+
+/*
+ * At the end of the run: the process's CPU time and run time since
+ * @start_cpu_ns (CLOCK_PROCESS_CPUTIME_ID) and @start_ns (CLOCK_MONOTONIC),
+ * taken at the start of main(); and the end time.
+ */
+void summary_end(struct summary *s, uint64_t start_ns, uint64_t start_cpu_ns);
+
+/*
+ * Share of one CPU used by the sampler thread (over its own run time) and
+ * by the whole process (over the process's run time), in 0..1+.
+ */
 double summary_thread_share(const struct summary *s);
 double summary_process_share(const struct summary *s);
 /* Busy-time-weighted mean frequency in kHz, 0 if unknown. */

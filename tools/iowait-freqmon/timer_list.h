@@ -47,6 +47,16 @@ struct tl_cpu {
 	uint8_t bad;			/* malformed/overflowing/duplicate */
 };
 
+/*
+ * Does the CPU's block print live (up to date) sums? Only with both lines
+ * of the patched kernel: .idle_active alone says nothing of .nr_iowait.
+ * The one rule for the sampler and counter-check.
+ */
+static inline bool tl_cpu_live(const struct tl_cpu *c)
+{
+	return (c->have & TL_LIVE) == TL_LIVE;
+}
+
 /* tl_snapshot.flags */
 enum {
 	TLS_VERSION = 1 << 0,	/* "Timer List Version: vX.Y" parsed */

@@ -2,6 +2,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cpulist.h"
@@ -64,38 +65,63 @@ int cpulist_parse(const char *s, unsigned char *set, unsigned int nbits)
 	return count;
 }
 
+bool cpulist_next(const unsigned char *set, unsigned int nbits,
+		  unsigned int *pos, unsigned int *lo, unsigned int *hi)
+{
+	unsigned int c = *pos;
+
+	while (c < nbits && !set[c])
+		c++;
+	if (c >= nbits)
+		return false;
+	*lo = *hi = c;
+	while (*hi + 1 < nbits && set[*hi + 1])
+		(*hi)++;
+	*pos = *hi + 1;
+	return true;
+}
+
 int cpulist_format(const unsigned char *set, unsigned int nbits,
 		   char *buf, size_t len)
 {
-	size_t pos = 0;
-	unsigned int c = 0;
+	unsigned int pos = 0, lo, hi;
+	size_t n = 0;
 
 	if (!len)
 		return -ENOSPC;
 	buf[0] = '\0';
-	while (c < nbits) {
-		unsigned int lo, hi;
-		int n;
+	while (cpulist_next(set, nbits, &pos, &lo, &hi)) {
+		int w;
 
-		if (!set[c]) {
-			c++;
-			continue;
-		}
-		lo = hi = c;
-		while (hi + 1 < nbits && set[hi + 1])
-			hi++;
 		if (hi == lo)
-			n = snprintf(buf + pos, len - pos, "%s%u",
-				     pos ? "," : "", lo);
+			w = snprintf(buf + n, len - n, "%s%u", n ? "," : "",
+				     lo);
 		else
-			n = snprintf(buf + pos, len - pos, "%s%u-%u",
-				     pos ? "," : "", lo, hi);
-		if (n < 0 || (size_t)n >= len - pos)
+			w = snprintf(buf + n, len - n, "%s%u-%u", n ? "," : "",
+				     lo, hi);
+		if (w < 0 || (size_t)w >= len - n) {
+			buf[n] = '\0';	/* whole ranges only */
 			return -ENOSPC;
-		pos += (size_t)n;
-		c = hi + 1;
+		}
+		n += (size_t)w;
 	}
-	return (int)pos;
+	return (int)n;
+}
+
+char *cpulist_alloc(const unsigned char *set, unsigned int nbits)
+{
+	size_t len = 64;
+
+	for (;;) {
+		char *buf = malloc(len);
+
+		if (!buf)
+			return NULL;
+		if (cpulist_format(set, nbits, buf, len) >= 0)
+			return buf;
+		free(buf);
+		len *= 2;
+	}
 }
 
 int cpulist_last(const unsigned char *set, unsigned int nbits)

@@ -7,6 +7,7 @@
 #ifndef IFM_CPULIST_H
 #define IFM_CPULIST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /*
@@ -17,11 +18,22 @@
 int cpulist_parse(const char *s, unsigned char *set, unsigned int nbits);
 
 /*
+ * The next range of @set at or after *@pos: [*@lo, *@hi], and *@pos moves
+ * past it. Returns false when there is none left. Start with *@pos = 0.
+ */
+bool cpulist_next(const unsigned char *set, unsigned int nbits,
+		  unsigned int *pos, unsigned int *lo, unsigned int *hi);
+
+/*
  * Format @set as a cpulist ("0-1,4") into @buf. Returns the length written
- * (excluding the NUL), or -ENOSPC if @len is too small; "" for an empty set.
+ * (excluding the NUL); "" for an empty set. If @len is too small: -ENOSPC,
+ * and @buf holds the whole ranges that fit (never a number cut short).
  */
 int cpulist_format(const unsigned char *set, unsigned int nbits,
 		   char *buf, size_t len);
+
+/* The same in a malloc'd string of the right size (NULL: out of memory). */
+char *cpulist_alloc(const unsigned char *set, unsigned int nbits);
 
 /* Highest CPU in the set, or -1 if empty. */
 int cpulist_last(const unsigned char *set, unsigned int nbits);

@@ -346,7 +346,7 @@ static int bench_sustained(long last, double seconds, int prio)
 	unsigned char *wanted = calloc(ncpus, 1);
 	struct sigaction sa = { .sa_handler = noop };
 	struct run_meta meta = { .version = "bench", .command = "bench",
-				 .cpus = "", .start = "" };
+				 .start = "" };
 	int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	double missed;
 	int ret;

@@ -40,10 +40,46 @@ rows() {
 }
 
 json() {	# json FILE PYTHON-EXPRESSION-ON-d: prints the result
-	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"
+	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1" "${@:3}"
+}
+
+
+# make_root DIR NCPUS NSNAP STEP: a replay root (timer_list.K, stat) with
+# NSNAP snapshots 5 ms apart of CPUs 0, STEP, 2*STEP, ... below NCPUS
+# (possible: 0-NCPUS-1), each CPU a quarter busy: every sample is valid.
+make_root() {
+	python3 - "$@" <<-'EOF'
+		import os, sys
+		d, ncpus, nsnap, step = sys.argv[1], *map(int, sys.argv[2:5])
+		os.makedirs(d + "/proc/sys/kernel", exist_ok=True)
+		os.makedirs(d + "/sys/devices/system/cpu", exist_ok=True)
+		open(d + "/proc/sys/kernel/osrelease", "w").write("6.1.0-lab-gen\n")
+		open(d + "/sys/devices/system/cpu/possible", "w").write(
+		    "0-%d\n" % (ncpus - 1))
+		open(d + "/proc/stat", "w").write("".join(
+		    "cpu%d 1 0 1 2 1 0 0 0 0 0\n" % c for c in range(0, ncpus, step)))
+		for k in range(nsnap):
+		    now = 100000000000 + k * 5000000
+		    out = ["Timer List Version: v0.9", "now at %d nsecs" % now, ""]
+		    for c in range(0, ncpus, step):
+		        out += ["cpu: %d" % c, "  .tick_stopped   : 0",
+		                "  .idle_entrytime : %d nsecs" % now,
+		                "  .idle_exittime  : %d nsecs" % now,
+		                "  .idle_sleeptime : %d nsecs" % (now // 2),
+		                "  .iowait_sleeptime: %d nsecs" % (now // 4),
+		                "jiffies: %d" % (4294917296 + k), ""]
+		    with open("%s/proc/timer_list.%d" % (d, k), "w") as f:
+		        f.write("\n".join(out) + "\n")
+	EOF
+}
+
+# the "(whole process)" share of the summary, in percent
+process_share() {
+	sed -n 's/^sampler CPU: .*, \([0-9.]*\)% (whole process)$/\1/p' "$1"
 }
 
 static=$fix/linux-6.1-v0.9
+stale=$fix/replay-stale
 
 case $case_name in
 help)
@@ -100,7 +136,7 @@ replay-stale | replay-live)
 		$'time_s\tcpu\tbusy\tidle\tiowait\tfreq_khz\tvalid' ]] ||
 		fail "column header line"
 	head -1 "$tmp/o.tsv" | grep -Eq '^# iowait-freqmon [0-9.]+$' || fail "first line"
-	mode=stale-corrected
+	mode='stale-corrected'
 	[[ $case_name == replay-live ]] && mode=live
 	expect_grep "$tmp/o.tsv" "^# timer_list: v0.9 $mode\$"
 	expect_grep "$tmp/o.tsv" '^# cpus: 0-1$'
@@ -170,21 +206,21 @@ trace)
 	EOF
 	;;
 command)
-	expect_status 5 "$bin" --root "$static" -r 100 -q -- sh -c 'sleep 0.1; exit 5'
+	expect_status 5 "$bin" --root "$stale" --replay -r 100 -q -- sh -c 'sleep 0.1; exit 5'
 	expect_grep "$tmp/err" '^command exit status: 5$'
 	expect_grep "$tmp/err" '^summary: '
-	expect_status 143 "$bin" --root "$static" -r 100 -q -- sh -c 'kill -TERM $$'
-	expect_status 0 "$bin" --root "$static" -r 100 -q true
-	expect_status 127 "$bin" --root "$static" -r 100 -q -- /nonexistent/cmd
+	expect_status 143 "$bin" --root "$stale" --replay -r 100 -q -- sh -c 'kill -TERM $$'
+	expect_status 0 "$bin" --root "$stale" --replay -r 100 -q true
+	expect_status 127 "$bin" --root "$stale" --replay -r 100 -q -- /nonexistent/cmd
 	expect_grep "$tmp/err" "^iowait-freqmon: cannot run '/nonexistent/cmd': No such file"
-	expect_status 127 "$bin" --root "$static" -q -- no-such-command-ifm
-	expect_status 126 "$bin" --root "$static" -q -- "$fix/replay-stale/expected.tsv"
+	expect_status 127 "$bin" --root "$stale" --replay -q -- no-such-command-ifm
+	expect_status 126 "$bin" --root "$stale" --replay -q -- "$fix/replay-stale/expected.tsv"
 	# the command's own output and options pass through untouched
-	expect_status 0 "$bin" --root "$static" -r 1000 -o "$tmp/o.tsv" -- echo -r 5
+	expect_status 0 "$bin" --root "$stale" --replay -r 1000 -o "$tmp/o.tsv" -- echo -r 5
 	[[ $(cat "$tmp/out") == "-r 5" ]] || fail "command stdout"
 	expect_grep "$tmp/o.tsv" "^# command: .* -- echo -r 5\$"
 	# SIGTERM sent to the tool is passed on to the command
-	"$bin" --root "$static" -r 100 -q -- sleep 30 2>"$tmp/err" &
+	"$bin" --root "$stale" --replay -r 100 -q -- sleep 30 2>"$tmp/err" &
 	pid=$!
 	sleep 0.5
 	kill -TERM "$pid"
@@ -192,8 +228,9 @@ command)
 	[[ $? == 143 ]] || fail "SIGTERM not passed on to the command"
 	;;
 signal)
+	make_root "$tmp/r" 2 4000 1
 	for fmt in tsv json; do
-		"$bin" --root "$static" -r 200 -f "$fmt" -o "$tmp/o.$fmt" 2>"$tmp/err" &
+		"$bin" --root "$tmp/r" --replay -r 200 -f "$fmt" -o "$tmp/o.$fmt" 2>"$tmp/err" &
 		pid=$!
 		sleep 0.5
 		kill -INT "$pid"
@@ -211,11 +248,10 @@ signal)
 				fail "json: samples"
 		fi
 	done
-	# a static file: "now at" never advances, every row is invalid
-	expect_grep "$tmp/err" 'invalid samples: clock'
 	;;
 duration)
-	expect_status 0 "$bin" --root "$static" -r 100 -d 0.2 -o "$tmp/o.tsv"
+	make_root "$tmp/r" 2 4000 1
+	expect_status 0 "$bin" --root "$tmp/r" --replay -r 100 -d 0.2 -o "$tmp/o.tsv"
 	n=$(rows "$tmp/o.tsv" | wc -l)
 	[[ $n -ge 20 && $n -le 40 && $((n % 2)) == 0 ]] || fail "$n rows for 0.2 s at 100 Hz on 2 CPUs"
 	expect_status 0 "$bin" --root "$fix/replay-stale" --replay -i 0.5 -q
@@ -231,7 +267,8 @@ sources)
 	expect_status 3 "$bin" --root "$fix/broken-non-numeric"
 	expect_grep "$tmp/err" 'no CPU block has the idle accounting fields'
 	# a CPU absent at the start, asked for: warned, sampled as invalid
-	expect_status 0 "$bin" --root "$fix/broken-absent-cpu" -c 0-1 -r 1000 -d 0.01 \
+	# (a static copy: no sample is valid, exit 3)
+	expect_status 3 "$bin" --root "$fix/broken-absent-cpu" -c 0-1 -r 1000 -d 0.01 \
 		-o "$tmp/o.tsv"
 	expect_grep "$tmp/err" 'warning: CPU 1 is not in timer_list now'
 	rows "$tmp/o.tsv" | awk '$2 == 1 && $NF != 0 { bad = 1 } END { exit bad }' ||
@@ -245,8 +282,9 @@ sources)
 	[[ $(rows "$tmp/r.tsv" | cut -f1 | uniq | tr '\n' ' ') == \
 		"0.010000 0.020000 0.040000 0.050000 0.060000 " ]] || fail "rows around a broken snapshot"
 	# the v0.8 and the host's v0.10 formats are accepted without warning
+	# (static copies: "now at" does not move, no sample is valid, exit 3)
 	for f in linux-4.19-v0.8 host-v0.10 patched-v0.9; do
-		expect_status 0 "$bin" --root "$fix/$f" -r 1000 -d 0.005 -q
+		expect_status 3 "$bin" --root "$fix/$f" -r 1000 -d 0.005 -q
 		grep -q warning "$tmp/err" && fail "$f: unexpected warning"
 	done
 	expect_grep "$tmp/err" '^0 .* 0 +[0-9]+$'
@@ -298,6 +336,190 @@ pin)
 	expect_status 0 "$bin" --root "$fix/replay-stale" --replay -p 0 -q
 	expect_status 1 "$bin" --root "$fix/replay-stale" --replay -p 1023 -q
 	expect_grep "$tmp/err" '^iowait-freqmon: cannot pin the sampler to CPU 1023: Invalid argument$'
+	;;
+sigchld)
+	# a parent that ignores SIGCHLD passes that on through exec: the tool
+	# must still get the command's status, and not wait forever
+	ign=(python3 -c 'import os, signal, sys
+signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+os.execv(sys.argv[1], sys.argv[1:])')
+	expect_status 3 timeout -s KILL 20 "${ign[@]}" "$bin" --root "$stale" --replay -q \
+		-- sh -c 'sleep 0.1; exit 3'
+	expect_grep "$tmp/err" '^command exit status: 3$'
+	expect_status 0 timeout -s KILL 20 "${ign[@]}" "$bin" --root "$stale" --replay -q -- true
+	# and the command itself starts with SIGCHLD at its default
+	expect_status 0 timeout -s KILL 20 "${ign[@]}" "$bin" --root "$stale" --replay -q \
+		-o "$tmp/o.tsv" -- sh -c 'grep "^SigIgn" /proc/self/status'
+	[[ $(( 0x$(awk '{ print $2 }' "$tmp/out") & 0x10000 )) == 0 ]] ||
+		fail "the command inherited SIGCHLD ignored"
+	;;
+start-fail)
+	# an impossible --pin is refused before the output file is truncated
+	echo old >"$tmp/o.tsv"
+	expect_status 1 "$bin" --root "$stale" --replay -p 1023 -o "$tmp/o.tsv"
+	expect_grep "$tmp/err" '^iowait-freqmon: cannot pin the sampler to CPU 1023: Invalid argument$'
+	[[ $(cat "$tmp/o.tsv") == old ]] || fail "-p 1023 truncated the output file"
+	# a sampler that cannot start (SCHED_FIFO refused): the writer is
+	# joined and the output is complete, with no sample
+	run=()
+	if [[ $(id -u) == 0 ]]; then
+		command -v setpriv >/dev/null || exit 77
+		run=(setpriv --bounding-set=-sys_nice --inh-caps=-sys_nice --)
+	fi
+	for fmt in json tsv; do
+		(ulimit -r 0 && exec "${run[@]}" "$bin" --root "$stale" --replay -P 50 \
+			-f "$fmt" -o "$tmp/o.$fmt") >"$tmp/out" 2>"$tmp/err"
+		st=$?
+		[[ $st == 1 ]] || fail "$fmt: exit status $st with SCHED_FIFO refused"
+		expect_grep "$tmp/err" '^iowait-freqmon: cannot run the sampler SCHED_FIFO at priority 50: Operation not permitted$'
+	done
+	[[ $(json "$tmp/o.json" 'len(d["samples"]), d["summary"]["samples"]') == "0 0" ]] ||
+		fail "JSON of a failed start"
+	expect_grep "$tmp/o.tsv" '^# summary: 0 samples'
+	;;
+stdout-share)
+	# -s - with the data on stdout: the summary only inside the data
+	expect_status 0 "$bin" --root "$stale" --replay -s -
+	grep -q '^summary:' "$tmp/out" && fail "TSV: summary lines mixed into the data"
+	[[ $(grep -c '^# summary:' "$tmp/out") == 1 ]] || fail "TSV: no summary comment"
+	[[ $(grep -vc '^#' "$tmp/out") == 13 ]] || fail "TSV: header + 12 rows"
+	for fmt in json trace; do
+		expect_status 0 "$bin" --root "$stale" --replay -f "$fmt" -s -
+		python3 -m json.tool "$tmp/out" >/dev/null || fail "$fmt -s -: not JSON"
+	done
+	# -s - with the data in a file: the summary on stdout
+	expect_status 0 "$bin" --root "$stale" --replay -o "$tmp/o.tsv" -s -
+	expect_grep "$tmp/out" '^summary: 6 samples'
+	# command mode, data on stdout: the command's stdout goes to stderr
+	# (-r 1000: the replay is over before the command)
+	expect_status 0 "$bin" --root "$stale" --replay -r 1000 -- sh -c 'echo hello-out; sleep 0.2'
+	grep -q '^hello-out$' "$tmp/out" && fail "the command's stdout is among the rows"
+	expect_grep "$tmp/err" '^hello-out$'
+	[[ $(grep -vc '^#' "$tmp/out") == 13 ]] || fail "rows with a command"
+	expect_status 0 "$bin" --root "$stale" --replay -f json -- echo hello-out
+	python3 -m json.tool "$tmp/out" >/dev/null || fail "json with a command: not JSON"
+	# data in a file, or no data (-q): the command keeps the real stdout
+	expect_status 0 "$bin" --root "$stale" --replay -q -- echo hello-out
+	[[ $(cat "$tmp/out") == hello-out ]] || fail "-q: command stdout"
+	;;
+newline)
+	# a newline in an argument or in --root: still one header line
+	mkdir "$tmp/a"$'\n'"b"
+	cp -r "$stale/." "$tmp/a"$'\n'"b/"
+	for root in "$stale" "$tmp/a"$'\n'"b"; do
+		expect_status 0 "$bin" --root "$root" --replay -r 1000 -o "$tmp/o.tsv" \
+			-- sh -c $'sleep 0.2\necho x'
+		[[ $(grep -v '^#' "$tmp/o.tsv" | head -1) == \
+			$'time_s\tcpu\tbusy\tidle\tiowait\tfreq_khz\tvalid' ]] ||
+			fail "column header line, root $root"
+		[[ $(grep -vc '^#' "$tmp/o.tsv") == 13 ]] || fail "header + 12 rows, root $root"
+		rows "$tmp/o.tsv" | diff -u "$stale/expected.tsv" - >&2 ||
+			fail "rows differ, root $root"
+		expect_grep "$tmp/o.tsv" "^# command: .* -- sh -c \\$'sleep 0\\.2\\\\necho x'\$"
+		expect_status 0 "$bin" --root "$root" --replay -f json -o "$tmp/o.json" -- sh -c $'true\necho x'
+		[[ $(json "$tmp/o.json" 'd["meta"]["argv"][-1], d["meta"]["root"] == sys.argv[2]' "$root") == \
+			"true"$'\n'"echo x True" ]] || fail "JSON argv/root"
+	done
+	expect_grep "$tmp/o.tsv" '^# root: .*/a\\nb \(replay\)$'
+	# the quoted command line runs the same command in bash
+	line=$(sed -n 's/^# command: .* -- //p' "$tmp/o.tsv")
+	[[ $(bash -c "$line") == x ]] || fail "quoted command line: $line"
+	;;
+options)
+	# the option as written, also for a long option given an argument
+	expect_status 2 "$bin" --no-freq=1
+	expect_grep "$tmp/err" "^iowait-freqmon: option '--no-freq' takes no argument$"
+	expect_status 2 "$bin" --help=x
+	expect_grep "$tmp/err" "^iowait-freqmon: option '--help' takes no argument$"
+	[[ ! -s $tmp/out ]] || fail "--help=x printed the help on stdout"
+	expect_status 2 "$bin" --rate
+	expect_grep "$tmp/err" "^iowait-freqmon: option '--rate' needs an argument$"
+	expect_status 2 "$bin" -q -r
+	expect_grep "$tmp/err" "^iowait-freqmon: option '-r' needs an argument$"
+	expect_status 2 "$bin" --bogus=1
+	expect_grep "$tmp/err" "^iowait-freqmon: unknown option '--bogus=1'$"
+	expect_status 2 "$bin" -qx
+	expect_grep "$tmp/err" "^iowait-freqmon: unknown option '-x'$"
+	;;
+process-share)
+	# the process's CPU time over the process's own run time, not over
+	# the sampler thread's (which a quick command makes tiny)
+	expect_status 3 "$bin" --root "$stale" --replay -r 10000 -q -- sh -c 'exit 3'
+	share=$(process_share "$tmp/err")
+	[[ -n $share ]] || fail "no process share in the summary"
+	python3 -c 'import sys; sys.exit(not 0 <= float(sys.argv[1]) <= 150)' "${share:-x}" ||
+		fail "whole-process CPU share $share%"
+	expect_status 0 "$bin" --root "$stale" --replay -r 10000 -f json -o "$tmp/o.json" -- sleep 0.3
+	[[ $(json "$tmp/o.json" 'd["summary"]["process_cpu_share"] <= 1.5') == True ]] ||
+		fail "JSON process_cpu_share"
+	;;
+quiet-full)
+	[[ -w /dev/full ]] || exit 77
+	# -q: no sample was to be written, none is reported lost
+	expect_status 1 "$bin" --root "$stale" --replay -q -o /dev/full
+	expect_grep "$tmp/err" '^iowait-freqmon: cannot write to /dev/full: No space left on device \(the metadata and the summary are lost\)$'
+	grep -q 'samples lost' "$tmp/err" && fail "-q reports samples lost"
+	;;
+cpulist)
+	# 200 online CPUs of 400: a cpus list far longer than 256 bytes
+	make_root "$tmp/r" 400 3 2
+	want=$(seq -s, 0 2 398)
+	expect_status 0 "$bin" --root "$tmp/r" --replay -o "$tmp/o.tsv"
+	expect_grep "$tmp/o.tsv" "^# cpus: $want\$"
+	expect_status 0 "$bin" --root "$tmp/r" --replay -f json -o "$tmp/o.json"
+	[[ $(json "$tmp/o.json" 'd["meta"]["cpus"]') == "$want" ]] || fail "JSON cpus"
+	[[ $(rows "$tmp/o.tsv" | wc -l) == 400 ]] || fail "2 samples of 200 CPUs"
+	;;
+all-invalid)
+	# a static copy: "now at" never moves, no sample is valid
+	expect_status 3 "$bin" --root "$static" -r 1000 -d 0.02 -o "$tmp/o.tsv"
+	expect_grep "$tmp/err" '^iowait-freqmon: no valid sample in [0-9]+ samples: the CPUs'"'"' figures could not be used \(see the invalid samples in the summary\)$'
+	expect_grep "$tmp/o.tsv" '^# summary: '
+	# a command's status does not hide it
+	expect_status 3 "$bin" --root "$static" -r 1000 -q -- sleep 0.05
+	expect_grep "$tmp/err" 'no valid sample'
+	;;
+help-full)
+	[[ -w /dev/full ]] || exit 77
+	for o in --help --version; do
+		"$bin" "$o" >/dev/full 2>"$tmp/err"
+		st=$?
+		[[ $st == 1 ]] || fail "$o >/dev/full: exit status $st"
+		expect_grep "$tmp/err" '^iowait-freqmon: cannot write to standard output: No space left on device$'
+	done
+	;;
+sighup)
+	make_root "$tmp/r" 2 4000 1
+	for fmt in tsv json; do
+		"$bin" --root "$tmp/r" --replay -r 200 -f "$fmt" -o "$tmp/o.$fmt" 2>"$tmp/err" &
+		pid=$!
+		sleep 0.5
+		kill -HUP "$pid"
+		wait "$pid"
+		st=$?
+		[[ $st == 0 ]] || fail "$fmt: exit status $st after SIGHUP"
+		n=$(sed -n 's/^summary: \([0-9]*\) samples.*/\1/p' "$tmp/err")
+		[[ ${n:-0} -ge 20 ]] || fail "$fmt: only '$n' samples in 0.5 s at 200 Hz"
+		if [[ $fmt == tsv ]]; then
+			[[ $(rows "$tmp/o.tsv" | wc -l) == $((2 * n)) ]] ||
+				fail "tsv: rows != 2 x $n samples"
+			expect_grep "$tmp/o.tsv" "^# summary: $n samples"
+		else
+			[[ $(json "$tmp/o.json" 'len(d["samples"]), d["summary"]["samples"]') == "$((2 * n)) $n" ]] ||
+				fail "json: samples"
+		fi
+	done
+	# started under nohup (SIGHUP ignored): SIGHUP does not end the run
+	(trap '' HUP && exec "$bin" --root "$tmp/r" --replay -r 200 -q) 2>"$tmp/err" &
+	pid=$!
+	sleep 0.3
+	kill -HUP "$pid"
+	sleep 0.3
+	kill -0 "$pid" 2>/dev/null || fail "SIGHUP ended a run started with it ignored"
+	kill -TERM "$pid"
+	wait "$pid"
+	st=$?
+	[[ $st == 0 ]] || fail "exit status $st after SIGTERM"
 	;;
 *)
 	echo "unknown case $case_name" >&2

@@ -168,10 +168,43 @@ static void check_synthetic(bool patched)
 		CHECK_U64(c0->have, TL_NEED_STALE | TL_EXITTIME | TL_LIVE | TL_END);
 		CHECK_U64(c1->idle_active, 1);
 		CHECK_U64(c1->nr_iowait, 2);
+		CHECK(tl_cpu_live(c0) && tl_cpu_live(c1));
 	} else {
 		CHECK_U64(c0->have, TL_NEED_STALE | TL_EXITTIME | TL_END);
 		CHECK_U64(c1->have & TL_LIVE, 0);
+		CHECK(!tl_cpu_live(c0) && !tl_cpu_live(c1));
 	}
+}
+
+/* .idle_active without .nr_iowait (or the reverse) is not "live" */
+static void test_live_rule(void)
+{
+	static const char text[] =
+		"Timer List Version: v0.9\n"
+		"now at 1000000000 nsecs\n\n"
+		"cpu: 0\n"
+		"  .tick_stopped   : 0\n"
+		"  .idle_entrytime : 900000000 nsecs\n"
+		"  .idle_sleeptime : 500000000 nsecs\n"
+		"  .iowait_sleeptime: 0 nsecs\n"
+		"  .idle_active    : 1\n"
+		"jiffies: 4294917296\n\n"
+		"cpu: 1\n"
+		"  .tick_stopped   : 0\n"
+		"  .idle_entrytime : 900000000 nsecs\n"
+		"  .idle_sleeptime : 500000000 nsecs\n"
+		"  .iowait_sleeptime: 0 nsecs\n"
+		"  .nr_iowait      : 0\n"
+		"jiffies: 4294917296\n";
+	struct tl_cpu cpus[2];
+	struct tl_snapshot snap = { .ncpus = 2, .cpu = cpus };
+
+	CHECK(tl_parse(text, sizeof(text) - 1, &snap, 1) == 0);
+	CHECK(cpus[0].seen && cpus[1].seen);
+	CHECK(cpus[0].have & TL_IDLE_ACTIVE);
+	CHECK(cpus[1].have & TL_NR_IOWAIT);
+	CHECK(!tl_cpu_live(&cpus[0]));
+	CHECK(!tl_cpu_live(&cpus[1]));
 }
 
 static void test_versions(void)
@@ -401,6 +434,7 @@ static void test_reader(void)
 int main(void)
 {
 	test_versions();
+	test_live_rule();
 	test_host();
 	test_against_oracle();
 	test_chunks();

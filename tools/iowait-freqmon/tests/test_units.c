@@ -27,8 +27,8 @@
 
 static void test_cpulist(void)
 {
-	unsigned char set[16];
-	char buf[64];
+	unsigned char set[16], big[1000];
+	char buf[64], *list;
 
 	CHECK(cpulist_parse("0-3,5", set, 16) == 5);
 	CHECK(set[0] && set[3] && !set[4] && set[5] && !set[6]);
@@ -49,6 +49,19 @@ static void test_cpulist(void)
 	CHECK(cpulist_last(set, 16) == -1);
 	CHECK(cpulist_parse("0-15", set, 16) == 16);
 	CHECK(cpulist_format(set, 16, buf, 4) == -ENOSPC);
+	CHECK_STR(buf, "");
+	/* too small: whole ranges only, never a number cut short */
+	CHECK(cpulist_parse("0,2,4,6,8,10,12,14", set, 16) == 8);
+	CHECK(cpulist_format(set, 16, buf, 12) == -ENOSPC);
+	CHECK_STR(buf, "0,2,4,6,8");
+	list = cpulist_alloc(set, 16);
+	CHECK(list && !strcmp(list, "0,2,4,6,8,10,12,14"));
+	free(list);
+	memset(big, 1, sizeof(big));
+	big[100] = 0;
+	list = cpulist_alloc(big, sizeof(big));
+	CHECK(list && !strcmp(list, "0-99,101-999"));
+	free(list);
 }
 
 static void test_duration(void)
@@ -101,6 +114,7 @@ static void test_outbuf(void)
 {
 	int fds[2];
 	struct outbuf o;
+	unsigned char set[300];
 	char buf[256];
 	ssize_t n;
 
@@ -132,6 +146,26 @@ static void test_outbuf(void)
 	outbuf_puts(&o, "lost too");
 	CHECK(outbuf_flush(&o) == -EPIPE);
 	close(fds[1]);
+	outbuf_free(&o);
+
+	/* metadata on one line; CPU lists of any length */
+	CHECK(pipe(fds) == 0);
+	CHECK(outbuf_init(&o, fds[1], 64) == 0);
+	outbuf_escaped(&o, "a\nb\\c\td\001");
+	outbuf_putc(&o, ' ');
+	memset(set, 0, sizeof(set));
+	set[0] = set[1] = set[2] = set[5] = set[299] = 1;
+	outbuf_cpulist(&o, set, sizeof(set));
+	CHECK(outbuf_flush(&o) == 0);
+	n = read(fds[0], buf, sizeof(buf) - 1);
+	buf[n > 0 ? n : 0] = '\0';
+	CHECK_STR(buf, "a\\nb\\\\c\\td\\x01 0-2,5,299");
+	/* close() is checked: a failure comes back as -errno */
+	CHECK(outbuf_close(&o) == 0);
+	CHECK(o.fd == -1);
+	o.fd = fds[1];			/* closed already */
+	CHECK(outbuf_close(&o) == -EBADF);
+	close(fds[0]);
 	outbuf_free(&o);
 
 	CHECK_U64(frac_1e4(1, 3), 3333);
@@ -175,10 +209,15 @@ static void test_meta(void)
 {
 	char *argv[] = { "iowait-freqmon", "-o", "out file.tsv", "--", "sh",
 			 "-c", "echo 'hi'", "" };
+	char *ctl[] = { "sh", "a\nb\tc\001'd\\" };
 	char *line = meta_command_line(8, argv);
 
 	CHECK_STR(line, "iowait-freqmon -o 'out file.tsv' -- sh -c "
 			"'echo '\\''hi'\\''' ''");
+	free(line);
+	/* control characters: bash's $'...' quoting, still one line */
+	line = meta_command_line(2, ctl);
+	CHECK_STR(line, "sh $'a\\nb\\tc\\x01\\'d\\\\'");
 	free(line);
 }
 
@@ -314,15 +353,30 @@ static void test_command(void)
 	char *ok[] = { "sh", "-c", "exit 7", NULL };
 	char *missing[] = { "/nonexistent/command", NULL };
 	char *noexec[] = { FIXTURES "/replay-stale/expected.tsv", NULL };
-	pid_t pid;
-	int ws;
+	struct sigaction ign = { .sa_handler = SIG_IGN };
+	struct command c;
+	int ws, ret;
 
-	CHECK(command_spawn(ok, &pid) == 0);
-	CHECK(waitpid(pid, &ws, 0) == pid);
+	/* SIGCHLD ignored, as a parent may leave it: the status comes back */
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGCHLD, &ign, NULL);
+	CHECK(command_start(&c, ok, false) == 0);
+	while ((ret = command_reap(&c)) == 1)
+		usleep(1000);
+	CHECK(ret == 0);
+	CHECK(c.status == 7 && c.pid == 0);
+	CHECK(command_reap(&c) == 0);
+	/* reaped behind its back: gone, status unknown, not "running" */
+	CHECK(command_start(&c, ok, false) == 0);
+	CHECK(waitpid(c.pid, &ws, 0) == c.pid);
 	CHECK(command_exit_status(ws) == 7);
-	CHECK(command_spawn(missing, &pid) == -ENOENT);
+	CHECK(command_reap(&c) == -ECHILD);
+	CHECK(c.pid == 0 && c.status == -1);
+	CHECK(command_start(&c, missing, false) == -ENOENT);
+	CHECK(c.status == 127 && c.pid == 0);
+	CHECK(command_start(&c, noexec, false) < 0);
+	CHECK(c.status == 126);
 	CHECK(command_spawn_status(-ENOENT) == 127);
-	CHECK(command_spawn(noexec, &pid) < 0);
 	CHECK(command_spawn_status(-EACCES) == 126);
 	CHECK(command_exit_status(9) == 128 + 9);	/* killed by SIGKILL */
 }
