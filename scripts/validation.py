@@ -445,6 +445,8 @@ def validate(rdir, plots, perf=None, warn=None):
         except InputError as e:
             rec = new_record(d, rdir, {})
             rec["error"] = f"{rec['dir']}/{e}"
+            if warn:
+                warn(rec["error"])
             recs.append(rec)
             continue
         try:
