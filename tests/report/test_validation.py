@@ -66,6 +66,7 @@ TOP = HERE.parent.parent
 REPORT = TOP / "scripts" / "report"
 FIXTURE = HERE / "make-fixture.py"
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+sys.dont_write_bytecode = True   # no __pycache__ in the source tree
 sys.path.insert(0, str(TOP / "scripts"))
 import validation  # noqa: E402
 
