@@ -310,6 +310,11 @@ def validate_run(d, rdir, info, perf, plots):
             notes.append(f"the sampler TSV cannot be held against the trace: {e}")
         else:
             notes.extend(tt.comparison_warnings(cmp))
+            slack = max(10 * 1_000_000, 2 * interval)
+            if t_first > start or t_last < edges[-1] - slack:
+                notes.append(f"the trace ({t_first / 1e9:.6f} to {t_last / 1e9:.6f} s) does not"
+                             f" cover the sampler's window ({start / 1e9:.6f} to"
+                             f" {edges[-1] / 1e9:.6f} s): its state outside is a guess")
             rec["plots"]["sampler_tsv"] = tsv.relative_to(rdir).as_posix()
             rec["trace"]["aligned"] = True
             rec["window"]["sampler_s"] = res_al.totals["window"]["duration_s"]

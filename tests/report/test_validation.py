@@ -392,6 +392,18 @@ class TruthBadInputTest(Base):
         self.assertIn("truncated input", rec[BASELINE]["error"])
         self.assertIn("truncated input", md)
 
+    def test_trace_starts_late(self):
+        path = self.rdir / PATCHED / "perf.perf-script.txt"
+        keep = [ln for ln in path.read_text().splitlines(keepends=True)
+                if ln.startswith("#") or float(ln.split("]")[1].split(":")[0]) >= 5.03]
+        path.write_text("".join(keep))
+        _res, rec, _md = self.report("--no-plots")
+        p = rec[PATCHED]
+        self.assertIsNone(p["error"])
+        self.assertTrue(any("does not cover the sampler's window" in n for n in p["notes"]),
+                        p["notes"])
+        self.assertEqual(p["trace"]["anomalies"], {"blocked_before_trace": 1})
+
     def test_no_trace(self):
         (self.rdir / BASELINE / "perf.perf-script.txt").unlink()
         _res, rec, _md = self.report("--no-plots")
