@@ -64,6 +64,15 @@ for f in perf:
     check(os.path.getsize(p) > 100000 and "<svg" in head, f"{f} is a timechart SVG")
 for f in ("report.md", "report.html", "meta.json"):
     check(os.path.getsize(os.path.join(out, f)) > 500, f"{f} written")
+val = json.load(open(os.path.join(out, "validation.json")))
+sampled = [v for v in val if v.get("sampler")]
+for v in sampled:
+    print(f"ground truth {v['kernel']} {v['governor']} io{v['io_is_busy']}: busy {v.get('err_busy_pp')} pp, "
+          f"iowait {v.get('err_iowait_pp')} pp, time in state max {v.get('err_tis_pp_max')} pp, "
+          f"mean busy MHz {v.get('err_mean_busy_mhz_pct')} %, kernel iowait {v.get('err_kernel_iowait_pp')} pp")
+check(sorted(v["kernel"] for v in sampled) == ["baseline", "patched"] and
+      all(isinstance(v.get("err_busy_pp"), (int, float)) for v in sampled),
+      "validation.json: the sampler's error against the trace, both kernels")
 meta = json.load(open(os.path.join(out, "meta.json")))
 check(meta["kernels"]["baseline"]["io_is_busy_default"]["ondemand"] == 0 and
       meta["kernels"]["patched"]["io_is_busy_default"]["ondemand"] == 1,
