@@ -115,6 +115,7 @@ static void read_policy(struct freq_source *fs, struct freq_policy *pol,
 	ssize_t n;
 	int fd;
 
+	pol->prev_khz = pol->khz;
 	pol->khz = 0;
 	if (pol->dead) {
 		if (pol->retry && --pol->retry)

@@ -62,7 +62,7 @@ static void json_policy(struct outbuf *ob, const struct freq_source *fs,
 
 void json_meta(struct outbuf *ob, const struct run_meta *m)
 {
-	char ver[32];
+	char ver[32], num[32];
 
 	outbuf_putc(ob, '{');
 	key(ob, "tool", 1);
@@ -94,6 +94,11 @@ void json_meta(struct outbuf *ob, const struct run_meta *m)
 	}
 	outbuf_putc(ob, ']');
 	key_u64(ob, "interval_us", m->interval_ns / 1000);
+	key(ob, "rate_hz", 0);
+	outbuf_puts(ob, rate_format_hz(&m->rate, num, sizeof(num)));
+	key(ob, "interval_ns", 0);
+	outbuf_puts(ob, rate_format_interval_ns(&m->rate, num, sizeof(num)));
+	key_str(ob, "clock", meta_clock(m));
 	key_str(ob, "start", m->start);
 	key_u64(ob, "start_monotonic_ns", m->start_mono_ns);
 	key(ob, "root", 0);
@@ -182,11 +187,15 @@ static void json_summary_cpu(struct outbuf *ob, const struct summary_cpu *c)
 
 void json_summary(struct outbuf *ob, const struct summary *s)
 {
+	char num[32];
+
 	outbuf_putc(ob, '{');
 	key(ob, "samples", 1);
 	outbuf_u64(ob, s->nsamples);
 	key_secs(ob, "duration_s", s->span_ns);
 	key_u64(ob, "interval_us", s->interval_ns / 1000);
+	key(ob, "rate_hz", 0);
+	outbuf_puts(ob, rate_format_hz(&s->rate, num, sizeof(num)));
 	key_u64(ob, "tick_us", s->tick_ns / 1000);
 	key_u64(ob, "missed_deadlines", s->nmissed);
 	key_u64(ob, "dropped_samples", s->ndropped);

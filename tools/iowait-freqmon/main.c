@@ -53,7 +53,8 @@ enum {
 #define OUTBUF_SIZE (256u << 10)
 
 enum {
-	OPT_NO_FREQ = 256,
+	OPT_CLOCK = 256,
+	OPT_NO_FREQ,
 	OPT_NO_STAT,
 	OPT_REPLAY,
 	OPT_ROOT,
@@ -61,8 +62,10 @@ enum {
 
 struct options {
 	uint64_t interval_ns;
+	unsigned long rate_hz;		/* -r: the exact rate; 0 with -i */
 	uint64_t duration_ns;
 	bool rate_set, interval_set;
+	bool clock_mono;		/* --clock monotonic */
 	const char *output;		/* NULL or "-": stdout */
 	const char *summary;		/* NULL: stderr; "-": stdout */
 	const struct output_ops *format;
@@ -106,6 +109,7 @@ struct run {
 
 static const struct option long_options[] = {
 	{ "buffer", required_argument, NULL, 'b' },
+	{ "clock", required_argument, NULL, OPT_CLOCK },
 	{ "cpus", required_argument, NULL, 'c' },
 	{ "duration", required_argument, NULL, 'd' },
 	{ "format", required_argument, NULL, 'f' },
@@ -156,12 +160,17 @@ static void print_usage(FILE *f)
 "  -f, --format FMT      tsv (default), json, or trace (Trace Event Format\n"
 "                        for Perfetto and chrome://tracing)\n"
 "  -q, --quiet           no per-sample output, only the summary\n"
+"      --clock CLOCK     timestamps: relative (default; seconds since the\n"
+"                        first snapshot) or monotonic (CLOCK_MONOTONIC, as\n"
+"                        perf record -k CLOCK_MONOTONIC)\n"
 "  -s, --summary FILE    write the end summary to FILE (default: stderr;\n"
 "                        '-' for stdout)\n"
 "  -h, --help            show this help and exit\n"
 "  -V, --version         show the version and exit\n"
 "\n"
-"TSV columns: " "time_s cpu busy idle iowait freq_khz valid" "\n"
+"TSV columns: time_s cpu busy idle iowait freq_khz valid seq freq_start_khz\n"
+"(time_s: the interval's end; freq_khz read at its end, freq_start_khz at its\n"
+"start; seq: the sample's number, a gap means samples were dropped)\n"
 "\n"
 "With a command and the samples on stdout, the command's stdout goes to\n"
 "stderr.\n"
@@ -249,6 +258,7 @@ static int parse_options(struct options *o, int argc, char **argv)
 	o->pin = -1;
 	o->format = &output_tsv;
 	o->interval_ns = NSEC_PER_SEC / DEFAULT_RATE_HZ;
+	o->rate_hz = DEFAULT_RATE_HZ;
 	opterr = 0;
 	/* '+': options end at the command's name; ':': report missing args */
 	for (;;) {
@@ -294,6 +304,7 @@ static int parse_options(struct options *o, int argc, char **argv)
 						   "(0.1 to 3600000 ms)",
 						   optarg);
 			o->interval_set = true;
+			o->rate_hz = 0;
 			break;
 		case 'm':
 			o->mlock = true;
@@ -322,6 +333,7 @@ static int parse_options(struct options *o, int argc, char **argv)
 						   "(1 to %d Hz)", optarg,
 						   MAX_RATE_HZ);
 			o->interval_ns = NSEC_PER_SEC / v;
+			o->rate_hz = v;
 			o->rate_set = true;
 			break;
 		case 's':
@@ -330,6 +342,16 @@ static int parse_options(struct options *o, int argc, char **argv)
 		case 'V':
 			printf("iowait-freqmon %s\n", IFM_VERSION);
 			return stdout_status();
+		case OPT_CLOCK:
+			if (!strcmp(optarg, "monotonic"))
+				o->clock_mono = true;
+			else if (!strcmp(optarg, "relative"))
+				o->clock_mono = false;
+			else
+				return usage_error("unknown --clock '%s' "
+						   "(relative or monotonic)",
+						   optarg);
+			break;
 		case OPT_NO_FREQ:
 			o->no_freq = true;
 			break;
@@ -548,6 +570,7 @@ static int setup_sampling(struct run *r, int argc, char **argv)
 	if (summary_init(&r->sum, d->cpu, d->ncpus))
 		return EXIT_RUNTIME;
 	r->sum.interval_ns = r->opt.interval_ns;
+	r->sum.rate = (struct ifm_rate){ r->opt.interval_ns, r->opt.rate_hz };
 	r->sum.user_hz = sysconf(_SC_CLK_TCK);
 	if (r->have_out && !r->opt.quiet) {
 		if (!slots)
@@ -560,6 +583,7 @@ static int setup_sampling(struct run *r, int argc, char **argv)
 	}
 	r->smp = (struct sampler){
 		.interval_ns = r->opt.interval_ns,
+		.rate_hz = r->opt.rate_hz,
 		.duration_ns = r->opt.duration_ns,
 		.final_sample = !r->opt.replay,
 		.tl_file = &d->tl_file,
@@ -597,6 +621,8 @@ static int setup_sampling(struct run *r, int argc, char **argv)
 	r->meta.cpu = d->cpu;
 	r->meta.ncpus = d->ncpus;
 	r->meta.interval_ns = r->opt.interval_ns;
+	r->meta.rate = r->sum.rate;
+	r->meta.clock_mono = r->opt.clock_mono;
 	r->meta.start_mono_ns = r->smp.first_now;
 	r->meta.root = r->opt.root;
 	r->meta.replay = r->opt.replay;

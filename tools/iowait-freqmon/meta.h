@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "cpufreq_source.h"
+#include "rate.h"
 
 struct run_meta {
 	const char *version;
@@ -25,6 +26,8 @@ struct run_meta {
 	const unsigned int *cpu;	/* the sampled CPUs, in order */
 	unsigned int ncpus;
 	uint64_t interval_ns;
+	struct ifm_rate rate;	/* the exact rate */
+	bool clock_mono;	/* --clock monotonic: absolute timestamps */
 	char start[40];		/* ISO 8601 UTC */
 	uint64_t start_mono_ns;	/* "now at" of the first snapshot */
 	const char *root;	/* --root, or NULL */
@@ -41,6 +44,12 @@ char *meta_command_line(int argc, char *const argv[]);
 
 /* Kernel release: @root's /proc/sys/kernel/osrelease, else uname -r. */
 void meta_kernel(const char *root, char *buf, size_t len);
+
+/* "relative" or "monotonic" */
+static inline const char *meta_clock(const struct run_meta *m)
+{
+	return m->clock_mono ? "monotonic" : "relative";
+}
 
 /* "stale-corrected" or "live" */
 static inline const char *meta_mode(const struct run_meta *m)

@@ -40,6 +40,8 @@ int output_open(struct output *o, const char *path,
 	o->ops = ops;
 	o->meta = meta;
 	o->nrecords = 0;
+	o->last_end_ns = 0;
+	o->any_sample = false;
 	return 0;
 }
 

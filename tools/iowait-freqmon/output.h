@@ -21,6 +21,8 @@ struct output {
 	const struct output_ops *ops;
 	const struct run_meta *meta;
 	uint64_t nrecords;	/* records written so far (JSON commas) */
+	uint64_t last_end_ns;	/* end of the last sample written (trace) */
+	bool any_sample;	/* a sample was written */
 };
 
 struct output_ops {
@@ -35,11 +37,21 @@ extern const struct output_ops output_tsv;
 extern const struct output_ops output_json;
 extern const struct output_ops output_trace;
 
+/*
+ * A time of the run (ns since the first snapshot) as written: unchanged,
+ * or CLOCK_MONOTONIC with --clock monotonic.
+ */
+static inline uint64_t output_time_ns(const struct output *o, uint64_t rel)
+{
+	return o->meta->clock_mono ? o->meta->start_mono_ns + rel : rel;
+}
+
 /* "tsv", "json" or "trace"; NULL if unknown. */
 const struct output_ops *output_find(const char *name);
 
 /* The column header of the TSV format: a contract, see iowait-freqmon(8). */
-#define TSV_COLUMNS "time_s\tcpu\tbusy\tidle\tiowait\tfreq_khz\tvalid"
+#define TSV_COLUMNS "time_s\tcpu\tbusy\tidle\tiowait\tfreq_khz\tvalid" \
+	"\tseq\tfreq_start_khz"
 
 /*
  * Open @path for writing (NULL or "-": standard output, which is never

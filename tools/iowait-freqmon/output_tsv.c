@@ -17,6 +17,7 @@ static void tsv_begin(struct output *o)
 {
 	const struct run_meta *m = o->meta;
 	struct outbuf *ob = &o->ob;
+	char num[32];
 
 	outbuf_printf(ob, "# iowait-freqmon %s\n", m->version);
 	/* already shell-quoted onto one line */
@@ -28,6 +29,11 @@ static void tsv_begin(struct output *o)
 	outbuf_cpulist(ob, m->cpuset, m->ncap);
 	outbuf_printf(ob, "\n# interval_us: %llu\n",
 		      (unsigned long long)(m->interval_ns / 1000));
+	outbuf_printf(ob, "# rate_hz: %s\n",
+		      rate_format_hz(&m->rate, num, sizeof(num)));
+	outbuf_printf(ob, "# interval_ns: %s\n",
+		      rate_format_interval_ns(&m->rate, num, sizeof(num)));
+	outbuf_printf(ob, "# clock: %s\n", meta_clock(m));
 	outbuf_printf(ob, "# start: %s\n", m->start);
 	outbuf_printf(ob, "# start_monotonic_ns: %llu\n",
 		      (unsigned long long)m->start_mono_ns);
@@ -59,7 +65,7 @@ static void tsv_begin(struct output *o)
 static void tsv_sample(struct output *o, const struct sample *s)
 {
 	struct outbuf *ob = &o->ob;
-	uint64_t t_us = (s->t_ns + 500) / 1000;
+	uint64_t t_us = (output_time_ns(o, s->t_ns) + 500) / 1000;
 
 	for (unsigned int i = 0; i < s->ncpus; i++) {
 		const struct sample_cpu *c = &s->cpu[i];
@@ -78,6 +84,11 @@ static void tsv_sample(struct output *o, const struct sample *s)
 			outbuf_u64(ob, c->freq_khz);
 		outbuf_putc(ob, '\t');
 		outbuf_putc(ob, c->invalid ? '0' : '1');
+		outbuf_putc(ob, '\t');
+		outbuf_u64(ob, s->seq);
+		outbuf_putc(ob, '\t');
+		if (c->freq0_khz)
+			outbuf_u64(ob, c->freq0_khz);
 		outbuf_putc(ob, '\n');
 	}
 	o->nrecords += s->ncpus;
@@ -99,7 +110,7 @@ static void tsv_end(struct output *o, const struct summary *sum)
 
 const struct output_ops output_tsv = {
 	.name = "tsv",
-	.row_max = 96,
+	.row_max = 160,
 	.begin = tsv_begin,
 	.sample = tsv_sample,
 	.end = tsv_end,

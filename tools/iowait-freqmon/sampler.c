@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rate.h"
 #include "sampler.h"
 #include "timeutil.h"
 
@@ -113,6 +114,8 @@ int sampler_take(struct sampler *s)
 		e->live = iv.live;
 		e->cpu = (uint16_t)cpu;
 		e->freq_khz = s->freq ? freq_source_khz(s->freq, cpu) : 0;
+		e->freq0_khz = s->freq ? freq_source_khz_start(s->freq, cpu)
+				       : 0;
 	}
 	s->prev_now = now;
 	summary_add(s->sum, smp);
@@ -149,7 +152,8 @@ static void *sampler_main(void *arg)
 {
 	struct sampler *s = arg;
 	uint64_t start = mono_ns(), cpu0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
-	uint64_t next = start + s->interval_ns;
+	const struct ifm_rate rate = { s->interval_ns, s->rate_hz };
+	uint64_t k = 1, next = start + rate_deadline(&rate, k);
 	uint64_t end = s->duration_ns ? start + s->duration_ns : UINT64_MAX;
 	uint64_t value = 1;
 	sigset_t usr1;
@@ -177,13 +181,15 @@ static void *sampler_main(void *arg)
 			s->sum->max_late_ns = now - next;
 		if (!sample_or_end(s))
 			break;
-		next += s->interval_ns;
+		next = start + rate_deadline(&rate, ++k);
 		now = mono_ns();
 		if (now >= next) {
-			uint64_t k = (now - next) / s->interval_ns + 1;
+			/* deadline k and maybe more are in the past: skip */
+			uint64_t k2 = rate_next_index(&rate, now - start);
 
-			s->sum->nmissed += k;
-			next += k * s->interval_ns;
+			s->sum->nmissed += k2 - k;
+			k = k2;
+			next = start + rate_deadline(&rate, k);
 		}
 		if (next > end) {
 			s->end = SAMPLER_DURATION;

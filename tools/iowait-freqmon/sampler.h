@@ -37,6 +37,7 @@ enum sampler_end {
 struct sampler {
 	/* configuration */
 	uint64_t interval_ns;
+	unsigned long rate_hz;		/* exact rate (-r), or 0: interval_ns */
 	uint64_t duration_ns;		/* 0: until stopped */
 	bool final_sample;		/* take one more sample when stopped */
 	/* sources, owned by the caller */

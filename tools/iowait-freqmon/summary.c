@@ -64,6 +64,34 @@ static void add_freq(struct summary_cpu *c, uint32_t khz, uint64_t dt,
 	c->bins[i].busy_ns += busy;
 }
 
+/*
+ * Credit the interval to the frequency in force during it. The frequency
+ * was read at both ends; when the two differ it changed somewhere inside,
+ * and half the time (and half the busy time) goes to each: the unbiased
+ * split when the change is equally likely anywhere in the interval. (The
+ * reading at the end alone credits a governor's ramp-up to the burst that
+ * caused it, and overstates the busy-weighted frequency.)
+ */
+static void add_busy_freq(struct summary_cpu *c, const struct sample_cpu *e,
+			  uint64_t dt)
+{
+	uint32_t f0 = e->freq0_khz, f1 = e->freq_khz;
+
+	if (!f0 || f0 == f1) {
+		add_freq(c, f1, dt, e->busy_ns);
+		c->busy_khz_ns += (double)e->busy_ns * f1;
+	} else {
+		uint64_t dt0 = dt / 2, b0 = e->busy_ns / 2;
+
+		add_freq(c, f0, dt0, b0);
+		add_freq(c, f1, dt - dt0, e->busy_ns - b0);
+		c->busy_khz_ns += (double)b0 * f0 +
+				  (double)(e->busy_ns - b0) * f1;
+		c->nsplit++;
+	}
+	c->busy_known_ns += e->busy_ns;
+}
+
 void summary_add(struct summary *s, const struct sample *smp)
 {
 	s->nsamples++;
@@ -85,9 +113,7 @@ void summary_add(struct summary *s, const struct sample *smp)
 			c->nofreq_ns += smp->dt_ns;
 			continue;
 		}
-		add_freq(c, e->freq_khz, smp->dt_ns, e->busy_ns);
-		c->busy_khz_ns += (double)e->busy_ns * e->freq_khz;
-		c->busy_known_ns += e->busy_ns;
+		add_busy_freq(c, e, smp->dt_ns);
 	}
 }
 
@@ -256,12 +282,14 @@ void summary_print(const struct summary *s, const char *prefix,
 {
 	struct printer p = { .prefix = prefix, .emit = emit, .ctx = ctx };
 	bool freqs = false;
+	char hz[32], ns[32];
 
 	begin(&p);
-	put(&p, "summary: %llu samples over %.6f s, interval %llu us, "
+	put(&p, "summary: %llu samples over %.6f s, rate %s Hz (interval %s ns), "
 		"tick %llu us",
 	    (unsigned long long)s->nsamples, secs(s->span_ns),
-	    (unsigned long long)(s->interval_ns / 1000),
+	    rate_format_hz(&s->rate, hz, sizeof(hz)),
+	    rate_format_interval_ns(&s->rate, ns, sizeof(ns)),
 	    (unsigned long long)(s->tick_ns / 1000));
 	end(&p);
 	begin(&p);

@@ -13,6 +13,7 @@
 
 #include "account.h"
 #include "sample.h"
+#include "rate.h"
 #include "stat.h"
 
 #define SUMMARY_BINS 32
@@ -30,6 +31,7 @@ struct summary_cpu {
 	double busy_khz_ns;			/* sum of busy_ns * kHz */
 	uint64_t busy_known_ns;			/* busy with a known freq */
 	uint64_t nofreq_ns;			/* valid time, freq unknown */
+	uint64_t nsplit;			/* intervals split between two */
 	uint64_t other_ns, other_busy_ns;	/* beyond SUMMARY_BINS */
 	struct freq_bin bins[SUMMARY_BINS];
 	unsigned int nbins;
@@ -47,6 +49,7 @@ struct summary {
 	uint64_t nreaderr;	/* timer_list reads that failed */
 	uint64_t max_late_ns;	/* worst wake-up after a deadline */
 	uint64_t interval_ns;
+	struct ifm_rate rate;	/* the exact rate */
 	uint64_t span_ns;	/* kernel time, first to last snapshot */
 	uint64_t wall_ns;	/* sampler thread run time */
 	uint64_t thread_cpu_ns;	/* sampler thread CPU time */

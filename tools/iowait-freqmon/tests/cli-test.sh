@@ -133,7 +133,7 @@ replay-stale | replay-live)
 	[[ $(grep -vc '^#' "$tmp/o.tsv") == $(($(wc -l <"$dir/expected.tsv") + 1)) ]] ||
 		fail "not exactly one header line"
 	[[ $(grep -v '^#' "$tmp/o.tsv" | head -1) == \
-		$'time_s\tcpu\tbusy\tidle\tiowait\tfreq_khz\tvalid' ]] ||
+		$'time_s\tcpu\tbusy\tidle\tiowait\tfreq_khz\tvalid\tseq\tfreq_start_khz' ]] ||
 		fail "column header line"
 	head -1 "$tmp/o.tsv" | grep -Eq '^# iowait-freqmon [0-9.]+$' || fail "first line"
 	mode='stale-corrected'
@@ -149,7 +149,9 @@ replay-stale | replay-live)
 	expect_grep "$tmp/err" '^summary: [56] samples over 0\.0[56]0000 s'
 	if [[ $case_name == replay-stale ]]; then
 		expect_grep "$tmp/o.tsv" '^# cpufreq: cpus=0 driver=emu-cpufreq governor=ondemand'
-		expect_grep "$tmp/err" '^0 .* 1976471 +6 +0$'
+		# busy time split between the frequencies read at both ends
+		# when they differ (1976471 with the end's reading alone)
+		expect_grep "$tmp/err" '^0 .* 1811765 +6 +0$'
 		expect_grep "$tmp/err" 'cpu1 invalid samples: absent 1 first 1'
 	else
 		expect_grep "$tmp/err" 'cpu1 invalid samples: fields 1 first 1 excess 1'
@@ -164,11 +166,11 @@ json)
 	[[ $(json "$tmp/o.json" 'd["meta"]["timer_list_mode"], d["meta"]["cpu_list"], d["meta"]["interval_us"]') == "stale-corrected [0, 1] 1000" ]] ||
 		fail "meta"
 	# every sample equals the TSV contract's expected row
-	json "$tmp/o.json" '"\n".join("%.6f\t%d\t%.4f\t%.4f\t%.4f\t%s\t%d" % (s["t"], s["cpu"], s["busy"], s["idle"], s["iowait"], "" if s["freq_khz"] is None else s["freq_khz"], s["valid"]) for s in d["samples"])' |
+	json "$tmp/o.json" '"\n".join("%.6f\t%d\t%.4f\t%.4f\t%.4f\t%s\t%d\t%d\t%s" % (s["t"], s["cpu"], s["busy"], s["idle"], s["iowait"], "" if s["freq_khz"] is None else s["freq_khz"], s["valid"], s["seq"], "" if s["freq_start_khz"] is None else s["freq_start_khz"]) for s in d["samples"])' |
 		diff -u "$fix/replay-stale/expected.tsv" - >&2 || fail "samples differ"
-	[[ $(json "$tmp/o.json" 'd["summary"]["cpus"][0]["mean_busy_freq_khz"]') == 1976471 ]] ||
+	[[ $(json "$tmp/o.json" 'd["summary"]["cpus"][0]["mean_busy_freq_khz"]') == 1811765 ]] ||
 		fail "mean busy frequency"
-	[[ $(json "$tmp/o.json" '[(f["khz"], f["time_s"]) for f in d["summary"]["cpus"][0]["freq_residency"]]') == "[(800000, 0.02), (1600000, 0.01), (2400000, 0.03)]" ]] ||
+	[[ $(json "$tmp/o.json" '[(f["khz"], f["time_s"]) for f in d["summary"]["cpus"][0]["freq_residency"]]') == "[(800000, 0.025), (1600000, 0.01), (2400000, 0.025)]" ]] ||
 		fail "frequency residency"
 	[[ $(json "$tmp/o.json" 'd["summary"]["cpus"][1]["invalid_reasons"]["absent"], d["summary"]["samples"]') == "1 6" ]] ||
 		fail "summary counts"
@@ -191,19 +193,59 @@ trace)
 		assert sort == {1: 0, 2: 1}, sort
 		load = [e for e in ev if e["ph"] == "C" and e["name"] == "load"]
 		freq = [e for e in ev if e["ph"] == "C" and e["name"] == "freq_khz"]
-		# 12 rows, 2 invalid (cpu1 absent, then first): left out
-		assert len(load) == 10 and len(freq) == 10, (len(load), len(freq))
-		first = [e for e in load if e["pid"] == 1][0]
-		assert first["ts"] == 10000.0, first      # microseconds
-		assert first["args"] == {"busy": 0.5, "iowait": 0.2}, first
+		# 12 rows (2 invalid: held as invalid 1) and a closing event per CPU
+		assert len(load) == 14, len(load)
+		l0 = [e for e in load if e["pid"] == 1]
+		# stamped at the START of the interval they describe: a counter
+		# holds its value until the next event
+		assert [e["ts"] for e in l0] == [0.0, 10000.0, 20000.0, 30000.0,
+		                                 40000.0, 50000.0, 60000.0], l0
+		assert l0[0]["args"] == {"busy": 0.5, "iowait": 0.2, "invalid": 0}, l0
+		assert l0[-1]["args"] == {"busy": 0, "iowait": 0, "invalid": 0}, l0
+		l1 = [e for e in load if e["pid"] == 2]
+		assert [e["args"]["invalid"] for e in l1] == [0, 0, 1, 1, 0, 0, 0], l1
+		# frequencies where they were read: the baseline, then each end
 		f0 = [e for e in freq if e["pid"] == 1]
-		assert [e["args"]["freq"] for e in f0] == [2400000, 2400000, 1600000,
-		                                           800000, 800000, 2400000]
+		assert [(e["ts"], e["args"]["freq"]) for e in f0] == [
+		    (0.0, 800000), (10000.0, 2400000), (20000.0, 2400000),
+		    (30000.0, 1600000), (40000.0, 800000), (50000.0, 800000),
+		    (60000.0, 2400000)], f0
 		assert all(set(e) >= {"ph", "name", "pid", "tid", "ts", "args"}
 		           for e in load + freq)
 		assert d["otherData"]["meta"]["timer_list"] == "v0.9"
 		assert d["otherData"]["summary"]["samples"] == 6
 	EOF
+	;;
+time)
+	# the exact rate and the clock in the header
+	expect_status 0 "$bin" --root "$stale" --replay -r 3000 -o "$tmp/o.tsv"
+	expect_grep "$tmp/o.tsv" '^# rate_hz: 3000$'
+	expect_grep "$tmp/o.tsv" '^# interval_ns: 333333\.333$'
+	expect_grep "$tmp/o.tsv" '^# interval_us: 333$'
+	expect_grep "$tmp/o.tsv" '^# clock: relative$'
+	expect_grep "$tmp/o.tsv" '^# start_monotonic_ns: 100000000000$'
+	expect_grep "$tmp/err" 'rate 3000 Hz \(interval 333333\.333 ns\)'
+	expect_status 0 "$bin" --root "$stale" --replay -i 0.3 -o "$tmp/i.tsv"
+	expect_grep "$tmp/i.tsv" '^# rate_hz: 3333\.333333$'
+	expect_grep "$tmp/i.tsv" '^# interval_ns: 300000\.000$'
+	# seq: 1, 2, ... per sample, the same on every CPU's row
+	rows "$tmp/o.tsv" | awk -F'\t' '{ if ($8 != int((NR + 1) / 2)) bad = 1 } END { exit bad }' ||
+		fail "seq column"
+	# --clock monotonic: CLOCK_MONOTONIC ("now at") in every format
+	expect_status 0 "$bin" --root "$stale" --replay --clock monotonic -o "$tmp/m.tsv"
+	expect_grep "$tmp/m.tsv" '^# clock: monotonic$'
+	[[ $(rows "$tmp/m.tsv" | head -1 | cut -f1) == 100.010000 ]] ||
+		fail "monotonic TSV time: $(rows "$tmp/m.tsv" | head -1)"
+	expect_status 0 "$bin" --root "$stale" --replay --clock monotonic -f json \
+		-o "$tmp/m.json"
+	[[ $(json "$tmp/m.json" 'd["meta"]["clock"], d["meta"]["rate_hz"], d["meta"]["start_monotonic_ns"], d["samples"][0]["t_start"], d["samples"][0]["t"], d["samples"][0]["seq"]') == "monotonic 100 100000000000 100.0 100.01 1" ]] ||
+		fail "monotonic JSON"
+	expect_status 0 "$bin" --root "$stale" --replay --clock monotonic -f trace \
+		-o "$tmp/m.trace"
+	[[ $(json "$tmp/m.trace" '[e["ts"] for e in d["traceEvents"] if e["ph"] == "C" and e["pid"] == 1 and e["name"] == "load"][:2]') == "[100000000.0, 100010000.0]" ]] ||
+		fail "monotonic trace"
+	expect_status 2 "$bin" --root "$stale" --replay --clock wall
+	expect_grep "$tmp/err" "unknown --clock 'wall' \(relative or monotonic\)"
 	;;
 command)
 	expect_status 5 "$bin" --root "$stale" --replay -r 100 -q -- sh -c 'sleep 0.1; exit 5'
@@ -255,7 +297,7 @@ duration)
 	n=$(rows "$tmp/o.tsv" | wc -l)
 	[[ $n -ge 20 && $n -le 40 && $((n % 2)) == 0 ]] || fail "$n rows for 0.2 s at 100 Hz on 2 CPUs"
 	expect_status 0 "$bin" --root "$fix/replay-stale" --replay -i 0.5 -q
-	expect_grep "$tmp/err" 'interval 500 us'
+	expect_grep "$tmp/err" 'rate 2000 Hz \(interval 500000\.000 ns\)'
 	;;
 sources)
 	expect_status 3 "$bin" --root "$tmp/nonexistent"
@@ -271,7 +313,7 @@ sources)
 	expect_status 3 "$bin" --root "$fix/broken-absent-cpu" -c 0-1 -r 1000 -d 0.01 \
 		-o "$tmp/o.tsv"
 	expect_grep "$tmp/err" 'warning: CPU 1 is not in timer_list now'
-	rows "$tmp/o.tsv" | awk '$2 == 1 && $NF != 0 { bad = 1 } END { exit bad }' ||
+	rows "$tmp/o.tsv" | awk -F'\t' '$2 == 1 && $7 != 0 { bad = 1 } END { exit bad }' ||
 		fail "absent CPU rows must be invalid"
 	# a replay snapshot without a header: no row, counted, the run goes on
 	cp -r "$fix/replay-stale" "$tmp/r"
@@ -410,7 +452,7 @@ newline)
 		expect_status 0 "$bin" --root "$root" --replay -r 1000 -o "$tmp/o.tsv" \
 			-- sh -c $'sleep 0.2\necho x'
 		[[ $(grep -v '^#' "$tmp/o.tsv" | head -1) == \
-			$'time_s\tcpu\tbusy\tidle\tiowait\tfreq_khz\tvalid' ]] ||
+			$'time_s\tcpu\tbusy\tidle\tiowait\tfreq_khz\tvalid\tseq\tfreq_start_khz' ]] ||
 			fail "column header line, root $root"
 		[[ $(grep -vc '^#' "$tmp/o.tsv") == 13 ]] || fail "header + 12 rows, root $root"
 		rows "$tmp/o.tsv" | diff -u "$stale/expected.tsv" - >&2 ||

@@ -19,6 +19,7 @@
 #include "fixture.h"
 #include "meta.h"
 #include "outbuf.h"
+#include "rate.h"
 #include "ring.h"
 #include "srcfile.h"
 #include "stat.h"
@@ -348,6 +349,73 @@ static void test_summary(void)
 	free(smp);
 }
 
+static void test_rate(void)
+{
+	struct ifm_rate r3k = { NSEC_PER_SEC / 3000, 3000 };
+	struct ifm_rate i300 = { 300000, 0 };
+	char buf[32];
+
+	/* exact: no truncated interval accumulating (333333 ns x 3000) */
+	CHECK_U64(rate_deadline(&r3k, 1), 333333);
+	CHECK_U64(rate_deadline(&r3k, 2), 666666);
+	CHECK_U64(rate_deadline(&r3k, 3000), NSEC_PER_SEC);
+	CHECK_U64(rate_deadline(&r3k, 3000ULL * 86400 * 365),
+		  86400ULL * 365 * NSEC_PER_SEC);
+	CHECK_U64(rate_deadline(&i300, 7), 2100000);
+	/* the next deadline strictly after any offset */
+	for (uint64_t off = 0; off < 5000000; off += 77777) {
+		uint64_t k = rate_next_index(&r3k, off);
+
+		CHECK(rate_deadline(&r3k, k) > off);
+		CHECK(k == 1 || rate_deadline(&r3k, k - 1) <= off);
+		k = rate_next_index(&i300, off);
+		CHECK(rate_deadline(&i300, k) > off);
+		CHECK(k == 1 || rate_deadline(&i300, k - 1) <= off);
+	}
+	CHECK_U64(rate_next_index(&r3k, 333333), 2);
+	CHECK_U64(rate_next_index(&r3k, 333332), 1);
+	CHECK_STR(rate_format_hz(&r3k, buf, sizeof(buf)), "3000");
+	CHECK_STR(rate_format_interval_ns(&r3k, buf, sizeof(buf)),
+		  "333333.333");
+	CHECK_STR(rate_format_hz(&i300, buf, sizeof(buf)), "3333.333333");
+	CHECK_STR(rate_format_interval_ns(&i300, buf, sizeof(buf)),
+		  "300000.000");
+	i300.interval_ns = 500000;
+	CHECK_STR(rate_format_hz(&i300, buf, sizeof(buf)), "2000");
+}
+
+/* Busy time goes to the frequency in force: split when the ends differ. */
+static void test_summary_split(void)
+{
+	unsigned int cpus[1] = { 0 };
+	struct summary s;
+	struct sample *smp = calloc(1, sample_size(1));
+
+	CHECK(summary_init(&s, cpus, 1) == 0);
+	smp->ncpus = 1;
+	smp->dt_ns = 10000000;
+	smp->cpu[0].busy_ns = 10000000;
+	smp->cpu[0].freq0_khz = 800000;		/* ramp: 800 -> 2400 MHz */
+	smp->cpu[0].freq_khz = 2400000;
+	summary_add(&s, smp);
+	smp->cpu[0].freq0_khz = 2400000;
+	summary_add(&s, smp);
+	/* 5 ms at 800, 15 ms at 2400 MHz: 2000 MHz (the end alone: 2400) */
+	CHECK(summary_mean_busy_khz(&s.cpu[0]) > 1999999.9 &&
+	      summary_mean_busy_khz(&s.cpu[0]) < 2000000.1);
+	CHECK_U64(s.cpu[0].nbins, 2);
+	CHECK_U64(s.cpu[0].bins[0].time_ns, 5000000);
+	CHECK_U64(s.cpu[0].bins[1].time_ns, 15000000);
+	CHECK_U64(s.cpu[0].nsplit, 1);
+	/* start unknown: the end's reading */
+	smp->cpu[0].freq0_khz = 0;
+	smp->cpu[0].freq_khz = 800000;
+	summary_add(&s, smp);
+	CHECK_U64(s.cpu[0].bins[0].time_ns, 15000000);
+	summary_free(&s);
+	free(smp);
+}
+
 static void test_command(void)
 {
 	char *ok[] = { "sh", "-c", "exit 7", NULL };
@@ -393,5 +461,7 @@ int main(void)
 	test_cpufreq();
 	test_summary();
 	test_command();
+	test_rate();
+	test_summary_split();
 	return check_report("test_units");
 }
