@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "command.h"
+#include "cpufreq_stats.h"
 #include "discover.h"
 #include "log.h"
 #include "meta.h"
@@ -78,6 +79,13 @@ struct options {
 	char **command;			/* NULL: none */
 };
 
+/* One policy's stats/time_in_state, read at the start and the end. */
+struct tis_src {
+	struct srcfile file;
+	bool open, have0;
+	struct tis_table t0;
+};
+
 struct run {
 	struct options opt;
 	uint64_t start_ns;		/* CLOCK_MONOTONIC at main() */
@@ -88,6 +96,7 @@ struct run {
 	bool have_stat_file;
 	struct freq_source freq;
 	bool have_freq;
+	struct tis_src *tis;		/* per policy: stats/time_in_state */
 	struct stat_snapshot stat0, stat1;
 	bool have_stat0;
 	struct summary sum;
@@ -436,6 +445,28 @@ static int report_discovery(struct run *r, int ret)
 	return -1;
 }
 
+/* The policies' time_in_state at the start (CONFIG_CPU_FREQ_STAT). */
+static void setup_tis(struct run *r)
+{
+	unsigned int flags = r->opt.replay ? SRC_REPLAY : 0;
+
+	if (!r->freq.npol)
+		return;
+	r->tis = calloc(r->freq.npol, sizeof(*r->tis));
+	if (!r->tis)
+		return;
+	for (unsigned int i = 0; i < r->freq.npol; i++) {
+		struct tis_src *t = &r->tis[i];
+		char rel[128];
+
+		snprintf(rel, sizeof(rel), TIS_PATH_FMT, r->freq.pol[i].cpu);
+		if (srcfile_open(&t->file, r->opt.root, rel, flags))
+			continue;
+		t->open = true;
+		t->have0 = !tis_read(&t->file, 0, &t->t0);
+	}
+}
+
 static void setup_freq(struct run *r)
 {
 	unsigned int flags = r->opt.replay ? SRC_REPLAY : 0;
@@ -450,6 +481,7 @@ static void setup_freq(struct run *r)
 	r->freq.retry_every = NSEC_PER_SEC / r->opt.interval_ns + 1;
 	r->have_freq = true;
 	r->meta.freq = &r->freq;
+	setup_tis(r);
 }
 
 static void setup_stat(struct run *r)
@@ -696,6 +728,12 @@ static bool reap_command(struct run *r)
 		r->status = EXIT_RUNTIME;
 	}
 	r->sum.command_status = r->cmd.status;
+	if (r->cmd.have_times) {
+		r->sum.have_cmd_times = true;
+		r->sum.cmd_elapsed_ns = r->cmd.elapsed_ns;
+		r->sum.cmd_user_ns = r->cmd.user_ns;
+		r->sum.cmd_sys_ns = r->cmd.sys_ns;
+	}
 	return false;
 }
 
@@ -756,9 +794,32 @@ static void emit_summary_line(void *ctx, const char *line)
 	fprintf(ctx, "%s\n", line);
 }
 
+/* The time_in_state deltas of the run, for the policies sampled. */
+static void complete_tis(struct run *r, unsigned long seq)
+{
+	struct tis_table t1;
+
+	for (unsigned int i = 0; r->tis && i < r->freq.npol; i++) {
+		const struct freq_policy *pol = &r->freq.pol[i];
+		unsigned int sidx;
+
+		if (!r->tis[i].have0 || tis_read(&r->tis[i].file, seq, &t1))
+			continue;
+		/* the first sampled CPU of the policy */
+		for (sidx = 0; sidx < r->disc.ncpus; sidx++)
+			if (r->disc.cpu[sidx] < r->freq.ncpus &&
+			    pol->related[r->disc.cpu[sidx]])
+				break;
+		if (summary_add_tis(&r->sum, pol->cpu, sidx, &r->tis[i].t0,
+				    &t1))
+			warn_msg("no time_in_state cross-check: out of memory");
+	}
+}
+
 /* The /proc/stat figures of the run, and the process's own cost. */
 static void complete_summary(struct run *r)
 {
+	complete_tis(r, r->smp.seq ? r->smp.seq - 1 : 0);
 	if (r->have_stat_file && r->have_stat0 &&
 	    !stat_read(&r->stat_file, r->smp.seq ? r->smp.seq - 1 : 0,
 		       &r->stat1))
@@ -852,6 +913,10 @@ static void cleanup(struct run *r)
 		output_free(&r->out);
 	if (r->sumf && r->sumf != stderr && r->sumf != stdout)
 		fclose(r->sumf);
+	for (unsigned int i = 0; r->tis && i < r->freq.npol; i++)
+		if (r->tis[i].open)
+			srcfile_close(&r->tis[i].file);
+	free(r->tis);
 	if (r->have_freq)
 		freq_source_free(&r->freq);
 	if (r->have_stat_file)

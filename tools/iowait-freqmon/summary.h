@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "account.h"
+#include "cpufreq_stats.h"
 #include "sample.h"
 #include "rate.h"
 #include "stat.h"
@@ -39,9 +40,18 @@ struct summary_cpu {
 	struct stat_cpu stat0, stat1;
 };
 
+/* A policy's stats/time_in_state over the run, against the sampler's. */
+struct summary_tis {
+	unsigned int policy_cpu;	/* the CPU whose file was read */
+	unsigned int sidx;		/* cpu[] index of a sampled CPU of it */
+	struct tis_table delta;		/* end - start, USER_HZ units */
+};
+
 struct summary {
 	unsigned int ncpus;
 	struct summary_cpu *cpu;
+	struct summary_tis *tis;	/* usable time_in_state deltas */
+	unsigned int ntis;
 	uint64_t nsamples;	/* intervals sampled */
 	uint64_t ndropped;	/* not written out: the ring was full */
 	uint64_t nmissed;	/* deadlines skipped */
@@ -58,6 +68,8 @@ struct summary {
 	uint64_t tick_ns;	/* tick period used for the stale correction */
 	long user_hz;		/* /proc/stat unit */
 	int command_status;	/* exit status of the command, -1 if none */
+	bool have_cmd_times;	/* the command was reaped by wait4() */
+	uint64_t cmd_elapsed_ns, cmd_user_ns, cmd_sys_ns;
 	char end[40];		/* ISO 8601 end time */
 };
 
@@ -71,6 +83,18 @@ void summary_add(struct summary *s, const struct sample *smp);
 /* The /proc/stat figures of the run, for the CPUs where the delta is usable. */
 void summary_add_stat(struct summary *s, const struct stat_snapshot *s0,
 		      const struct stat_snapshot *s1);
+
+/*
+ * The time_in_state of the policy read through @policy_cpu at the start
+ * (@t0) and end (@t1), for the sampled CPU at cpu[] index @sidx. Kept only
+ * when the delta is usable. Returns 0 or -ENOMEM.
+ */
+int summary_add_tis(struct summary *s, unsigned int policy_cpu,
+		    unsigned int sidx, const struct tis_table *t0,
+		    const struct tis_table *t1);
+
+/* The all-CPU row: sums of every CPU's figures (no frequency bins). */
+void summary_all(const struct summary *s, struct summary_cpu *all);
 
 /*
  * At the end of the run: the process's CPU time and run time since
@@ -87,6 +111,10 @@ double summary_thread_share(const struct summary *s);
 double summary_process_share(const struct summary *s);
 /* Busy-time-weighted mean frequency in kHz, 0 if unknown. */
 double summary_mean_busy_khz(const struct summary_cpu *c);
+/* Time with a known frequency (the bins and "other"). */
+uint64_t summary_freq_time_ns(const struct summary_cpu *c);
+/* Time of @c at @khz (0 if no bin). */
+uint64_t summary_bin_ns(const struct summary_cpu *c, uint32_t khz);
 
 /* Names of the ACCT_* bits, for reports. */
 const char *summary_reason_name(unsigned int bit);

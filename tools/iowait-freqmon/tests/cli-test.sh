@@ -247,6 +247,33 @@ time)
 	expect_status 2 "$bin" --root "$stale" --replay --clock wall
 	expect_grep "$tmp/err" "unknown --clock 'wall' \(relative or monotonic\)"
 	;;
+ramp)
+	# frequency rises mid-burst: the busy time is credited to the
+	# frequency in force (2000 MHz exactly, see gen-fixtures.py)
+	ramp=$fix/replay-ramp
+	expect_status 0 "$bin" --root "$ramp" --replay -o "$tmp/o.tsv"
+	rows "$tmp/o.tsv" | diff -u "$ramp/expected.tsv" - >&2 ||
+		fail "rows differ from $ramp/expected.tsv"
+	# the old attribution, from the rows: the reading at the end (biased
+	# up by 10%), and at the start (biased down)
+	bias() {	# bias COLUMN: busy-weighted mean kHz of CPU 0
+		rows "$tmp/o.tsv" | awk -F'\t' -v c="$1" \
+			'$2 == 0 && $7 == 1 { b += $3; f += $3 * $c } END { printf "%.0f\n", f / b }'
+	}
+	[[ $(bias 6) == 2200000 ]] || fail "end attribution: $(bias 6), want 2200000"
+	[[ $(bias 9) == 1800000 ]] || fail "start attribution: $(bias 9), want 1800000"
+	expect_grep "$tmp/err" '^0 +0\.120000 +0\.120000 +0\.000000 +50\.00 +50\.00 +0\.00 +2000 +1000 +2000000 +24 +0$'
+	expect_grep "$tmp/err" '^all +0\.120000 +0\.360000 +0\.000000 +25\.00 +75\.00 +0\.00 +2000 +500 +2000000 +48 +0$'
+	expect_grep "$tmp/err" '^  cpu0: 800000 50\.0% 0\.120/0\.015 1600000 12\.5% 0\.030/0\.030 2400000 37\.5% 0\.090/0\.075$'
+	# cross-checked with cpufreq's stats/time_in_state
+	expect_grep "$tmp/err" '^cpufreq time_in_state cross-check'
+	expect_grep "$tmp/err" '^  policy of cpu0 \(sampled cpu0\): 2400000 37\.5/37\.5 1600000 12\.5/12\.5 800000 50\.0/50\.0$'
+	expect_status 0 "$bin" --root "$ramp" --replay -f json -o "$tmp/o.json"
+	[[ $(json "$tmp/o.json" 'd["summary"]["cpus"][0]["mean_busy_freq_khz"], d["summary"]["all"]["bzy_mhz"], d["summary"]["all"]["avg_mhz"], d["summary"]["cpus"][0]["split_intervals"]') == "2000000 2000 500 9" ]] ||
+		fail "JSON mean busy frequency"
+	[[ $(json "$tmp/o.json" '[(s["khz"], s["stats_ticks"], s["stats_share"], s["sampler_share"]) for s in d["summary"]["time_in_state_check"][0]["states"]]') == "[(2400000, 9, 0.375, 0.375), (1600000, 3, 0.125, 0.125), (800000, 12, 0.5, 0.5)]" ]] ||
+		fail "JSON time_in_state check"
+	;;
 command)
 	expect_status 5 "$bin" --root "$stale" --replay -r 100 -q -- sh -c 'sleep 0.1; exit 5'
 	expect_grep "$tmp/err" '^command exit status: 5$'
