@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "governor.h"
 #include "srcfile.h"
 
 #define FREQ_NAME_LEN 32
@@ -30,6 +31,7 @@ struct freq_policy {
 	unsigned long min_khz, max_khz;	/* policy limits, 0 if unknown */
 	unsigned long *avail_khz;	/* available frequencies, or NULL */
 	unsigned int navail;
+	struct gov_tunables *tun;	/* the governor's tunables, or NULL */
 	struct srcfile cur;		/* scaling_cur_freq, kept open */
 	bool open;			/* cur is set up */
 	bool dead;			/* cur's file went away */

@@ -58,7 +58,19 @@ static void json_policy(struct outbuf *ob, const struct freq_source *fs,
 			outbuf_putc(ob, ',');
 		outbuf_u64(ob, p->avail_khz[i]);
 	}
-	outbuf_puts(ob, "]}");
+	outbuf_putc(ob, ']');
+	key(ob, "tunables_dir", 0);
+	if (p->tun && p->tun->dir[0])
+		outbuf_json_str(ob, p->tun->dir);
+	else
+		outbuf_puts(ob, "null");
+	key(ob, "tunables", 0);
+	outbuf_putc(ob, '{');
+	for (unsigned int t = 0; p->tun && t < p->tun->n; t++) {
+		key(ob, p->tun->t[t].name, t == 0);
+		outbuf_json_str(ob, p->tun->t[t].value);
+	}
+	outbuf_puts(ob, "}}");
 }
 
 void json_meta(struct outbuf *ob, const struct run_meta *m)
@@ -82,6 +94,8 @@ void json_meta(struct outbuf *ob, const struct run_meta *m)
 	snprintf(ver, sizeof(ver), "v%u.%u", m->tl_major, m->tl_minor);
 	key_str(ob, "timer_list", ver);
 	key_str(ob, "timer_list_mode", meta_mode(m));
+	key_str(ob, "idle_source", meta_source(m));
+	key_u64(ob, "idle_resolution_ns", meta_resolution_ns(m));
 	key(ob, "cpus", 0);
 	outbuf_putc(ob, '"');
 	outbuf_cpulist(ob, m->cpuset, m->ncap);

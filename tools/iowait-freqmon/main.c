@@ -67,6 +67,7 @@ struct options {
 	uint64_t duration_ns;
 	bool rate_set, interval_set;
 	bool clock_mono;		/* --clock monotonic */
+	bool format_set;		/* -f given */
 	const char *output;		/* NULL or "-": stdout */
 	const char *summary;		/* NULL: stderr; "-": stdout */
 	const struct output_ops *format;
@@ -166,8 +167,9 @@ static void print_usage(FILE *f)
 "                        ends when timer_list.K is missing\n"
 "Output:\n"
 "  -o, --output FILE     per-sample output to FILE (default: stdout)\n"
-"  -f, --format FMT      tsv (default), json, or trace (Trace Event Format\n"
-"                        for Perfetto and chrome://tracing)\n"
+"  -f, --format FMT      tsv (default), json, trace (Trace Event Format\n"
+"                        for Perfetto and chrome://tracing) or table (one\n"
+"                        block per second; the default on a terminal)\n"
 "  -q, --quiet           no per-sample output, only the summary\n"
 "      --clock CLOCK     timestamps: relative (default; seconds since the\n"
 "                        first snapshot) or monotonic (CLOCK_MONOTONIC, as\n"
@@ -295,10 +297,11 @@ static int parse_options(struct options *o, int argc, char **argv)
 						   "(seconds, > 0)", optarg);
 			break;
 		case 'f':
+			o->format_set = true;
 			o->format = output_find(optarg);
 			if (!o->format)
 				return usage_error("unknown --format '%s' "
-						   "(tsv, json or trace)",
+						   "(tsv, json, trace or table)",
 						   optarg);
 			break;
 		case 'h':
@@ -543,6 +546,11 @@ static int setup_output(struct run *r)
 	/* --quiet without --output: no output stream at all */
 	if (r->opt.quiet && !r->opt.output)
 		return -1;
+	/* a terminal gets a block per second, not a flood of rows */
+	if (!r->opt.format_set && (!r->opt.output ||
+				   !strcmp(r->opt.output, "-")) &&
+	    isatty(STDOUT_FILENO))
+		r->opt.format = &output_table;
 	ret = output_open(&r->out, r->opt.output, r->opt.format, &r->meta,
 			  OUTBUF_SIZE);
 	if (ret) {

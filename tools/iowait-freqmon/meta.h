@@ -21,6 +21,9 @@ struct run_meta {
 	char kernel[128];	/* uname -r, or the root's osrelease */
 	unsigned int tl_major, tl_minor;
 	bool live;		/* patched kernel: live idle sums */
+	bool stat_idle;		/* idle/iowait from /proc/stat: timer_list
+				 * has no sleep times (v0.11) */
+	long user_hz;		/* /proc/stat's unit */
 	const unsigned char *cpuset;	/* the sampled CPUs, by number */
 	unsigned int ncap;		/* size of cpuset */
 	const unsigned int *cpu;	/* the sampled CPUs, in order */
@@ -51,10 +54,25 @@ static inline const char *meta_clock(const struct run_meta *m)
 	return m->clock_mono ? "monotonic" : "relative";
 }
 
-/* "stale-corrected" or "live" */
+/* "stale-corrected", "live" or "proc-stat" */
 static inline const char *meta_mode(const struct run_meta *m)
 {
+	if (m->stat_idle)
+		return "proc-stat";
 	return m->live ? "live" : "stale-corrected";
+}
+
+/* Where the idle and iowait times come from: "timer_list" or "/proc/stat" */
+static inline const char *meta_source(const struct run_meta *m)
+{
+	return m->stat_idle ? "/proc/stat" : "timer_list";
+}
+
+/* Resolution of the idle and iowait times in ns: 1, or one USER_HZ tick. */
+static inline uint64_t meta_resolution_ns(const struct run_meta *m)
+{
+	return m->stat_idle && m->user_hz > 0 ?
+	       1000000000ULL / (uint64_t)m->user_hz : 1;
 }
 
 #endif

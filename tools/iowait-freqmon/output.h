@@ -23,11 +23,14 @@ struct output {
 	uint64_t nrecords;	/* records written so far (JSON commas) */
 	uint64_t last_end_ns;	/* end of the last sample written (trace) */
 	bool any_sample;	/* a sample was written */
+	void *priv;		/* the format's own state (init/fini) */
 };
 
 struct output_ops {
 	const char *name;
 	size_t row_max;		/* upper bound of the bytes of one CPU row */
+	int (*init)(struct output *o);	/* optional: returns 0 or -errno */
+	void (*fini)(struct output *o);	/* optional */
 	void (*begin)(struct output *o);
 	void (*sample)(struct output *o, const struct sample *s);
 	void (*end)(struct output *o, const struct summary *sum);
@@ -36,6 +39,7 @@ struct output_ops {
 extern const struct output_ops output_tsv;
 extern const struct output_ops output_json;
 extern const struct output_ops output_trace;
+extern const struct output_ops output_table;
 
 /*
  * A time of the run (ns since the first snapshot) as written: unchanged,
@@ -46,7 +50,7 @@ static inline uint64_t output_time_ns(const struct output *o, uint64_t rel)
 	return o->meta->clock_mono ? o->meta->start_mono_ns + rel : rel;
 }
 
-/* "tsv", "json" or "trace"; NULL if unknown. */
+/* "tsv", "json", "trace" or "table"; NULL if unknown. */
 const struct output_ops *output_find(const char *name);
 
 /* The column header of the TSV format: a contract, see iowait-freqmon(8). */

@@ -13,6 +13,32 @@ static void meta_line(struct outbuf *ob, const char *key, const char *value)
 	outbuf_putc(ob, '\n');
 }
 
+/*
+ * "# governor: cpus=0 governor=ondemand tunables=DIR name=value ...": the
+ * governor's tunables (tunables=- when it has no folder).
+ */
+static void governor_line(struct outbuf *ob, const struct freq_source *fs,
+			  const struct freq_policy *p)
+{
+	outbuf_puts(ob, "# governor: cpus=");
+	outbuf_cpulist(ob, p->related, fs->ncpus);
+	outbuf_puts(ob, " governor=");
+	outbuf_escaped(ob, p->governor);
+	outbuf_puts(ob, " tunables=");
+	if (!p->tun || !p->tun->dir[0]) {
+		outbuf_puts(ob, "-\n");
+		return;
+	}
+	outbuf_escaped(ob, p->tun->dir);
+	for (unsigned int t = 0; t < p->tun->n; t++) {
+		outbuf_putc(ob, ' ');
+		outbuf_escaped(ob, p->tun->t[t].name);
+		outbuf_putc(ob, '=');
+		outbuf_escaped(ob, p->tun->t[t].value);
+	}
+	outbuf_putc(ob, '\n');
+}
+
 static void tsv_begin(struct output *o)
 {
 	const struct run_meta *m = o->meta;
@@ -25,6 +51,11 @@ static void tsv_begin(struct output *o)
 	meta_line(ob, "kernel", m->kernel);
 	outbuf_printf(ob, "# timer_list: v%u.%u %s\n", m->tl_major,
 		      m->tl_minor, meta_mode(m));
+	outbuf_printf(ob, "# idle_source: %s resolution_ns=%llu", meta_source(m),
+		      (unsigned long long)meta_resolution_ns(m));
+	if (m->stat_idle)
+		outbuf_printf(ob, " user_hz=%ld", m->user_hz);
+	outbuf_putc(ob, '\n');
 	outbuf_puts(ob, "# cpus: ");
 	outbuf_cpulist(ob, m->cpuset, m->ncap);
 	outbuf_printf(ob, "\n# interval_us: %llu\n",
@@ -58,6 +89,8 @@ static void tsv_begin(struct output *o)
 				      "source=%s\n", p->min_khz, p->max_khz,
 				      m->freq->backend->name);
 		}
+		for (unsigned int i = 0; i < m->freq->npol; i++)
+			governor_line(ob, m->freq, &m->freq->pol[i]);
 	}
 	outbuf_puts(ob, TSV_COLUMNS "\n");
 }

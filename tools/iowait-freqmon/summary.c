@@ -41,6 +41,17 @@ void summary_free(struct summary *s)
 	s->ntis = 0;
 }
 
+void summary_reset(struct summary *s)
+{
+	for (unsigned int i = 0; i < s->ncpus; i++) {
+		unsigned int cpu = s->cpu[i].cpu;
+
+		memset(&s->cpu[i], 0, sizeof(s->cpu[i]));
+		s->cpu[i].cpu = cpu;
+	}
+	s->nsamples = 0;
+}
+
 int summary_add_tis(struct summary *s, unsigned int policy_cpu,
 		    unsigned int sidx, const struct tis_table *t0,
 		    const struct tis_table *t1)

@@ -77,6 +77,8 @@ struct summary {
 int summary_init(struct summary *s, const unsigned int *cpus,
 		 unsigned int ncpus);
 void summary_free(struct summary *s);
+/* Zero the figures (the CPUs stay). */
+void summary_reset(struct summary *s);
 
 void summary_add(struct summary *s, const struct sample *smp);
 

@@ -273,10 +273,53 @@ ramp)
 		fail "JSON mean busy frequency"
 	[[ $(json "$tmp/o.json" '[(s["khz"], s["stats_ticks"], s["stats_share"], s["sampler_share"]) for s in d["summary"]["time_in_state_check"][0]["states"]]') == "[(2400000, 9, 0.375, 0.375), (1600000, 3, 0.125, 0.125), (800000, 12, 0.5, 0.5)]" ]] ||
 		fail "JSON time_in_state check"
+	# the governor and its tunables in every format's metadata
+	expect_grep "$tmp/o.tsv" '^# governor: cpus=0 governor=ondemand tunables=/sys/devices/system/cpu/cpufreq/ondemand ignore_nice_load=0 io_is_busy=1 powersave_bias=0 sampling_down_factor=1 sampling_rate=10000 up_threshold=80$'
+	[[ $(json "$tmp/o.json" 'd["meta"]["cpufreq"][1]["tunables"]["io_is_busy"], d["meta"]["cpufreq"][1]["tunables"]["up_threshold"], d["meta"]["cpufreq"][0]["tunables_dir"]') == "1 80 /sys/devices/system/cpu/cpufreq/ondemand" ]] ||
+		fail "JSON tunables"
+	expect_status 0 "$bin" --root "$ramp" --replay -f trace -o "$tmp/o.trace"
+	[[ $(json "$tmp/o.trace" 'd["otherData"]["meta"]["cpufreq"][0]["tunables"]["sampling_rate"]') == 10000 ]] ||
+		fail "trace tunables"
+	# a governor without a folder: no tunables, said so
+	# (a static copy: no valid sample, exit 3; the output is written)
+	expect_status 3 "$bin" --root "$fix/linux-6.1-v0.9" -d 0.01 -o "$tmp/s.tsv"
+	expect_grep "$tmp/s.tsv" '^# governor: cpus=0-1 governor=ondemand tunables=-$'
+	;;
+table)
+	# one block per second (turbostat style): header, all-CPU row, CPUs
+	make_root "$tmp/r" 2 500 1
+	expect_status 0 "$bin" --root "$tmp/r" --replay -r 1000 -f table -o "$tmp/t"
+	[[ $(grep -c '^ *time_s  *CPU  *Busy%  *IOwait%  *Idle%  *Bzy_MHz  *Avg_MHz$' "$tmp/t") == 3 ]] ||
+		fail "3 blocks of 2.495 s"
+	[[ $(awk '$2 == "-" { print $1 }' "$tmp/t" | tr '\n' ' ') == "1.000 2.000 2.495 " ]] ||
+		fail "block times: $(awk '$2 == "-"' "$tmp/t")"
+	expect_grep "$tmp/t" '^ +1\.000 +0 +25\.00 +25\.00 +50\.00 +- +-$'
+	expect_grep "$tmp/t" '^summary: 499 samples'
+	! grep -q $'\t' "$tmp/t" || fail "TSV rows in the table"
+	# the default on a terminal without -o; -o or -f still give TSV
+	if command -v script >/dev/null; then
+		script -qec "$bin --root $fix/replay-ramp --replay" /dev/null \
+			>"$tmp/tty" 2>&1 </dev/null
+		expect_grep "$tmp/tty" '^ +0\.240 +0 +50\.00 +0\.00 +50\.00 +2000 +1000'
+		! grep -q $'\t' "$tmp/tty" || fail "TSV rows on a terminal"
+		script -qec "$bin --root $fix/replay-ramp --replay -f tsv" /dev/null \
+			>"$tmp/tty2" 2>&1 </dev/null
+		grep -q $'^0.010000\t0\t1.0000' "$tmp/tty2" || fail "-f tsv on a terminal"
+		script -qec "$bin --root $fix/replay-ramp --replay -o $tmp/f.tsv" \
+			/dev/null >"$tmp/tty3" 2>&1 </dev/null
+		diff -u "$fix/replay-ramp/expected.tsv" <(rows "$tmp/f.tsv") >&2 ||
+			fail "-o on a terminal"
+	fi
 	;;
 command)
 	expect_status 5 "$bin" --root "$stale" --replay -r 100 -q -- sh -c 'sleep 0.1; exit 5'
 	expect_grep "$tmp/err" '^command exit status: 5$'
+	# perf stat's three times, from wait4()
+	expect_grep "$tmp/err" '^command time: 0\.[1-9][0-9]{5} s elapsed, [0-9]+\.[0-9]{6} s user, [0-9]+\.[0-9]{6} s sys$'
+	expect_status 0 "$bin" --root "$stale" --replay -r 100 -q -f json -o "$tmp/c.json" -- \
+		sh -c 'i=0; while [ $i -lt 300000 ]; do i=$((i + 1)); done'
+	[[ $(json "$tmp/c.json" 'd["summary"]["command_time"]["user_s"] + d["summary"]["command_time"]["sys_s"] > 0.05 and d["summary"]["command_time"]["elapsed_s"] >= d["summary"]["command_time"]["user_s"] * 0.5') == True ]] ||
+		fail "command user/sys time: $(json "$tmp/c.json" 'd["summary"]["command_time"]')"
 	expect_grep "$tmp/err" '^summary: '
 	expect_status 143 "$bin" --root "$stale" --replay -r 100 -q -- sh -c 'kill -TERM $$'
 	expect_status 0 "$bin" --root "$stale" --replay -r 100 -q true
