@@ -272,6 +272,8 @@ void json_summary(struct outbuf *ob, const struct summary *s)
 	key(ob, "rate_hz", 0);
 	outbuf_puts(ob, rate_format_hz(&s->rate, num, sizeof(num)));
 	key_u64(ob, "tick_us", s->tick_ns / 1000);
+	key_str(ob, "idle_source", s->stat_idle ? "/proc/stat" : "timer_list");
+	key_u64(ob, "idle_resolution_ns", s->idle_res_ns);
 	key_u64(ob, "missed_deadlines", s->nmissed);
 	key_u64(ob, "dropped_samples", s->ndropped);
 	key_u64(ob, "truncated_reads", s->ntruncated);

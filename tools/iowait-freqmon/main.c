@@ -95,6 +95,8 @@ struct run {
 	struct run_meta meta;
 	struct srcfile stat_file;
 	bool have_stat_file;
+	struct srcfile idle_file;	/* /proc/stat for the idle times */
+	bool have_idle_file;
 	struct freq_source freq;
 	bool have_freq;
 	struct tis_src *tis;		/* per policy: stats/time_in_state */
@@ -438,7 +440,7 @@ static int report_discovery(struct run *r, int ret)
 		break;
 	}
 	if (d->untested)
-		warn_msg("Timer List Version v%u.%u is untested (v0.8-v0.10 "
+		warn_msg("Timer List Version v%u.%u is untested (v0.8-v0.11 "
 			 "are known)", d->tl_major, d->tl_minor);
 	if (d->nextra)
 		warn_msg("CPUs above %u are ignored", d->nbits - 1);
@@ -600,18 +602,57 @@ static int setup_signals(struct run *r)
 	return -1;
 }
 
+/*
+ * timer_list has no sleep times (v0.11): idle and iowait from /proc/stat,
+ * at USER_HZ. Said once on stderr, and in the header and summary.
+ */
+static int setup_stat_idle(struct run *r)
+{
+	unsigned int flags = r->opt.replay ? SRC_REPLAY : 0;
+	long hz = r->sum.user_hz;
+	int ret;
+
+	if (hz <= 0) {
+		err_msg("%s has no idle sleep times, and USER_HZ is unknown",
+			r->disc.tl_file.path);
+		return EXIT_SOURCE;
+	}
+	ret = srcfile_open(&r->idle_file, r->opt.root, "/proc/stat", flags);
+	if (ret) {
+		err_errno(ret, "%s has no idle sleep times, and /proc/stat "
+			  "cannot be read", r->disc.tl_file.path);
+		return EXIT_SOURCE;
+	}
+	r->have_idle_file = true;
+	r->sum.stat_idle = true;
+	r->sum.idle_res_ns = NSEC_PER_SEC / (uint64_t)hz;
+	warn_msg("Timer List Version v%u.%u has no idle_sleeptime/"
+		 "iowait_sleeptime: idle and iowait come from /proc/stat, "
+		 "at USER_HZ (%ld Hz: a resolution of %llu ms per CPU)",
+		 r->disc.tl_major, r->disc.tl_minor, hz,
+		 (unsigned long long)(NSEC_PER_SEC / (uint64_t)hz /
+				      NSEC_PER_MSEC));
+	return -1;
+}
+
 static int setup_sampling(struct run *r, int argc, char **argv)
 {
 	struct timespec now;
 	unsigned long slots = r->opt.ring_slots;
 	struct discovery *d = &r->disc;
-	int ret;
+	int ret, status;
 
 	if (summary_init(&r->sum, d->cpu, d->ncpus))
 		return EXIT_RUNTIME;
+	r->sum.user_hz = sysconf(_SC_CLK_TCK);
+	r->sum.idle_res_ns = 1;
+	if (d->stat_idle) {
+		status = setup_stat_idle(r);
+		if (status >= 0)
+			return status;
+	}
 	r->sum.interval_ns = r->opt.interval_ns;
 	r->sum.rate = (struct ifm_rate){ r->opt.interval_ns, r->opt.rate_hz };
-	r->sum.user_hz = sysconf(_SC_CLK_TCK);
 	if (r->have_out && !r->opt.quiet) {
 		if (!slots)
 			slots = 2 * NSEC_PER_SEC / r->opt.interval_ns;
@@ -629,6 +670,8 @@ static int setup_sampling(struct run *r, int argc, char **argv)
 		.tl_file = &d->tl_file,
 		.reader = &d->reader,
 		.freq = r->have_freq ? &r->freq : NULL,
+		.stat_file = r->have_idle_file ? &r->idle_file : NULL,
+		.user_hz = r->sum.user_hz,
 		.cpu = d->cpu,
 		.ncpus = d->ncpus,
 		.ring = r->have_ring ? &r->ring : NULL,
@@ -656,6 +699,8 @@ static int setup_sampling(struct run *r, int argc, char **argv)
 	r->meta.tl_major = d->tl_major;
 	r->meta.tl_minor = d->tl_minor;
 	r->meta.live = d->live;
+	r->meta.stat_idle = d->stat_idle;
+	r->meta.user_hz = r->sum.user_hz;
 	r->meta.cpuset = d->wanted;
 	r->meta.ncap = d->ncap;
 	r->meta.cpu = d->cpu;
@@ -929,6 +974,8 @@ static void cleanup(struct run *r)
 		freq_source_free(&r->freq);
 	if (r->have_stat_file)
 		srcfile_close(&r->stat_file);
+	if (r->have_idle_file)
+		srcfile_close(&r->idle_file);
 	discovery_free(&r->disc);
 	summary_free(&r->sum);
 	free(r->stat0.cpu);

@@ -19,7 +19,13 @@ int sampler_init(struct sampler *s)
 	s->snap.cpu = calloc(cap, sizeof(*s->snap.cpu));
 	s->acct = calloc(s->ncpus ? s->ncpus : 1, sizeof(*s->acct));
 	s->scratch = calloc(1, sample_size(s->ncpus));
-	if (!s->snap.cpu || !s->acct || !s->scratch) {
+	if (s->stat_file) {
+		s->stat.ncpus = cap;
+		s->stat.cpu = calloc(cap, sizeof(*s->stat.cpu));
+	}
+	if (!s->snap.cpu || !s->acct || !s->scratch ||
+	    (s->stat_file && !s->stat.cpu) ||
+	    (s->stat_file && s->user_hz <= 0)) {
 		sampler_free(s);
 		return -ENOMEM;
 	}
@@ -34,6 +40,8 @@ void sampler_free(struct sampler *s)
 	free(s->snap.cpu);
 	free(s->acct);
 	free(s->scratch);
+	free(s->stat.cpu);
+	s->stat.cpu = NULL;
 	s->snap.cpu = NULL;
 	s->acct = NULL;
 	s->scratch = NULL;
@@ -48,6 +56,8 @@ static int read_snapshot(struct sampler *s)
 		return fd;
 	ret = tl_reader_read(s->reader, fd, &s->snap);
 	srcfile_put(s->tl_file, fd);
+	if (!ret && s->stat_file)
+		ret = stat_read(s->stat_file, s->seq, &s->stat);
 	if (!ret) {
 		if (s->snap.flags & TLS_TRUNCATED)
 			s->sum->ntruncated++;
@@ -64,6 +74,33 @@ static const struct tl_cpu *snap_cpu(const struct sampler *s, unsigned int cpu)
 	return cpu < s->snap.ncpus ? &s->snap.cpu[cpu] : NULL;
 }
 
+/* One CPU's interval from timer_list, or from /proc/stat's ticks. */
+static void step_cpu(struct sampler *s, unsigned int i, uint64_t now,
+		     uint64_t dt, struct acct_interval *iv)
+{
+	unsigned int cpu = s->cpu[i];
+	const struct stat_cpu *sc;
+	uint64_t res;
+
+	if (!s->stat_file) {
+		acct_step(&s->acct[i], snap_cpu(s, cpu), now, dt,
+			  s->tick.tick_ns, iv);
+		return;
+	}
+	res = NSEC_PER_SEC / (uint64_t)s->user_hz;
+	sc = cpu < s->stat.ncpus ? &s->stat.cpu[cpu] : NULL;
+	/* a tick count this large is no count of ns since boot */
+	if (sc && (sc->idle > UINT64_MAX / 4 / res ||
+		   sc->iowait > UINT64_MAX / 4 / res)) {
+		acct_step_coarse(&s->acct[i], true, UINT64_MAX / 4,
+				 UINT64_MAX / 4, now, dt, res, iv);
+		return;
+	}
+	acct_step_coarse(&s->acct[i], sc && sc->seen,
+			 sc ? sc->idle * res : 0, sc ? sc->iowait * res : 0,
+			 now, dt, res, iv);
+}
+
 int sampler_prime(struct sampler *s)
 {
 	struct acct_interval iv;
@@ -72,8 +109,7 @@ int sampler_prime(struct sampler *s)
 	if (ret)
 		return ret;
 	for (unsigned int i = 0; i < s->ncpus; i++)
-		acct_step(&s->acct[i], snap_cpu(s, s->cpu[i]),
-			  s->snap.now_ns, 0, s->tick.tick_ns, &iv);
+		step_cpu(s, i, s->snap.now_ns, 0, &iv);
 	s->first_now = s->prev_now = s->snap.now_ns;
 	s->have_prev = true;
 	return 0;
@@ -105,8 +141,7 @@ int sampler_take(struct sampler *s)
 		struct acct_interval iv;
 		unsigned int cpu = s->cpu[i];
 
-		acct_step(&s->acct[i], snap_cpu(s, cpu), now, dt,
-			  s->tick.tick_ns, &iv);
+		step_cpu(s, i, now, dt, &iv);
 		e->busy_ns = iv.busy_ns;
 		e->idle_ns = iv.idle_ns;
 		e->iowait_ns = iv.iowait_ns;

@@ -284,7 +284,8 @@ static void print_stat(struct printer *p, const struct summary *s)
 		return;
 	begin(p);
 	put(p, "/proc/stat cross-check, busy/idle/iowait %% over the run "
-	       "(stat, %ld Hz | timer_list, ns):", s->user_hz);
+	       "(stat, %ld Hz | %s):", s->user_hz,
+	    s->stat_idle ? "sampler, from /proc/stat too" : "timer_list, ns");
 	end(p);
 	for (unsigned int i = 0; i < s->ncpus; i++) {
 		const struct summary_cpu *c = &s->cpu[i];
@@ -298,8 +299,9 @@ static void print_stat(struct printer *p, const struct summary *s)
 		tot = b + id + io;
 		ttot = c->busy_ns + c->idle_ns + c->iowait_ns;
 		begin(p);
-		put(p, "  cpu%u: stat %.1f/%.1f/%.1f | timer_list %.1f/%.1f/%.1f",
+		put(p, "  cpu%u: stat %.1f/%.1f/%.1f | %s %.1f/%.1f/%.1f",
 		    c->cpu, pct(b, tot), pct(id, tot), pct(io, tot),
+		    s->stat_idle ? "sampler" : "timer_list",
 		    pct(c->busy_ns, ttot), pct(c->idle_ns, ttot),
 		    pct(c->iowait_ns, ttot));
 		end(p);
@@ -417,6 +419,14 @@ void summary_print(const struct summary *s, const char *prefix,
 	    rate_format_hz(&s->rate, hz, sizeof(hz)),
 	    rate_format_interval_ns(&s->rate, ns, sizeof(ns)),
 	    (unsigned long long)(s->tick_ns / 1000));
+	end(&p);
+	begin(&p);
+	if (s->stat_idle)
+		put(&p, "idle/iowait source: /proc/stat (timer_list has no "
+			 "sleep times), resolution %llu us (USER_HZ %ld)",
+		    (unsigned long long)(s->idle_res_ns / 1000), s->user_hz);
+	else
+		put(&p, "idle/iowait source: timer_list, resolution 1 ns");
 	end(&p);
 	begin(&p);
 	put(&p, "missed deadlines: %llu (%.2f%%), dropped samples: %llu, "

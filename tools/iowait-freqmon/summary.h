@@ -67,6 +67,9 @@ struct summary {
 	uint64_t proc_wall_ns;	/* whole process run time, main() to the end */
 	uint64_t tick_ns;	/* tick period used for the stale correction */
 	long user_hz;		/* /proc/stat unit */
+	bool stat_idle;		/* idle/iowait from /proc/stat (no timer_list
+				 * sleep times) */
+	uint64_t idle_res_ns;	/* their resolution: 1, or 10^9 / user_hz */
 	int command_status;	/* exit status of the command, -1 if none */
 	bool have_cmd_times;	/* the command was reaped by wait4() */
 	uint64_t cmd_elapsed_ns, cmd_user_ns, cmd_sys_ns;

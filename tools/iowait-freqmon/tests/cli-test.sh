@@ -311,6 +311,42 @@ table)
 			fail "-o on a terminal"
 	fi
 	;;
+v0.11)
+	# timer_list without sleep times: /proc/stat at USER_HZ, said once
+	v11=$fix/replay-v0.11
+	expect_status 0 "$bin" --root "$v11" --replay -o "$tmp/o.tsv"
+	rows "$tmp/o.tsv" | diff -u "$v11/expected.tsv" - >&2 ||
+		fail "rows differ from $v11/expected.tsv"
+	[[ $(grep -c 'warning: Timer List Version v0.11 has no idle_sleeptime/iowait_sleeptime: idle and iowait come from /proc/stat, at USER_HZ (100 Hz: a resolution of 10 ms per CPU)$' "$tmp/err") == 1 ]] ||
+		fail "one warning on stderr"
+	expect_grep "$tmp/o.tsv" '^# timer_list: v0\.11 proc-stat$'
+	expect_grep "$tmp/o.tsv" '^# idle_source: /proc/stat resolution_ns=10000000 user_hz=100$'
+	expect_grep "$tmp/err" '^idle/iowait source: /proc/stat \(timer_list has no sleep times\), resolution 10000 us \(USER_HZ 100\)$'
+	expect_grep "$tmp/err" '^0 +0\.050000 +0\.020000 +0\.030000 '
+	expect_grep "$tmp/err" '^  cpu0: stat 50\.0/20\.0/30\.0 \| sampler 50\.0/20\.0/30\.0$'
+	grep -q 'untested' "$tmp/err" && fail "v0.11 is known"
+	expect_status 0 "$bin" --root "$v11" --replay -f json -o "$tmp/o.json"
+	[[ $(json "$tmp/o.json" 'd["meta"]["timer_list_mode"], d["meta"]["idle_source"], d["meta"]["idle_resolution_ns"], d["summary"]["idle_source"], d["summary"]["idle_resolution_ns"]') == "proc-stat /proc/stat 10000000 /proc/stat 10000000" ]] ||
+		fail "JSON idle source"
+	# timer_list v0.9 has its sleep times: the header says so
+	expect_status 0 "$bin" --root "$stale" --replay -o "$tmp/s.tsv"
+	expect_grep "$tmp/s.tsv" '^# idle_source: timer_list resolution_ns=1$'
+	# never silent zeros: no /proc/stat, no run
+	cp -r "$v11" "$tmp/nostat"
+	rm -f "$tmp/nostat/proc/stat" "$tmp/nostat/proc/stat".*
+	expect_status 3 "$bin" --root "$tmp/nostat" --replay -o "$tmp/n.tsv"
+	expect_grep "$tmp/err" 'timer_list(\.0)? has no idle sleep times, and /proc/stat cannot be read: No such file'
+	[[ ! -e $tmp/n.tsv ]] || [[ -z $(rows "$tmp/n.tsv") ]] || fail "rows without a source"
+	# a later version without them: the same fallback, and a warning
+	cp -r "$v11" "$tmp/v12"
+	sed -i 's/^Timer List Version: v0\.11$/Timer List Version: v0.12/' "$tmp/v12"/proc/timer_list.*
+	expect_status 0 "$bin" --root "$tmp/v12" --replay -q
+	expect_grep "$tmp/err" 'v0\.12 is untested'
+	expect_grep "$tmp/err" '^idle/iowait source: /proc/stat'
+	# a malformed file is no v0.11: still refused
+	expect_status 3 "$bin" --root "$fix/broken-non-numeric"
+	expect_grep "$tmp/err" 'no CPU block has the idle accounting fields'
+	;;
 command)
 	expect_status 5 "$bin" --root "$stale" --replay -r 100 -q -- sh -c 'sleep 0.1; exit 5'
 	expect_grep "$tmp/err" '^command exit status: 5$'
