@@ -55,7 +55,7 @@ const struct output_ops *output_find(const char *name);
 
 /* The column header of the TSV format: a contract, see iowait-freqmon(8). */
 #define TSV_COLUMNS "time_s\tcpu\tbusy\tidle\tiowait\tfreq_khz\tvalid" \
-	"\tseq\tfreq_start_khz"
+	"\tseq\tfreq_start_khz\tstart_s"
 
 /*
  * Open @path for writing (NULL or "-": standard output, which is never

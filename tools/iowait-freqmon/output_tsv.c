@@ -99,6 +99,7 @@ static void tsv_sample(struct output *o, const struct sample *s)
 {
 	struct outbuf *ob = &o->ob;
 	uint64_t t_us = (output_time_ns(o, s->t_ns) + 500) / 1000;
+	uint64_t t0_us = (output_time_ns(o, s->t_ns - s->dt_ns) + 500) / 1000;
 
 	for (unsigned int i = 0; i < s->ncpus; i++) {
 		const struct sample_cpu *c = &s->cpu[i];
@@ -122,6 +123,8 @@ static void tsv_sample(struct output *o, const struct sample *s)
 		outbuf_putc(ob, '\t');
 		if (c->freq0_khz)
 			outbuf_u64(ob, c->freq0_khz);
+		outbuf_putc(ob, '\t');
+		outbuf_decimal(ob, t0_us, 6);
 		outbuf_putc(ob, '\n');
 	}
 	o->nrecords += s->ncpus;
@@ -143,7 +146,7 @@ static void tsv_end(struct output *o, const struct summary *sum)
 
 const struct output_ops output_tsv = {
 	.name = "tsv",
-	.row_max = 160,
+	.row_max = 192,
 	.begin = tsv_begin,
 	.sample = tsv_sample,
 	.end = tsv_end,

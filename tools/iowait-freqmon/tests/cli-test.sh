@@ -133,7 +133,7 @@ replay-stale | replay-live)
 	[[ $(grep -vc '^#' "$tmp/o.tsv") == $(($(wc -l <"$dir/expected.tsv") + 1)) ]] ||
 		fail "not exactly one header line"
 	[[ $(grep -v '^#' "$tmp/o.tsv" | head -1) == \
-		$'time_s\tcpu\tbusy\tidle\tiowait\tfreq_khz\tvalid\tseq\tfreq_start_khz' ]] ||
+		$'time_s\tcpu\tbusy\tidle\tiowait\tfreq_khz\tvalid\tseq\tfreq_start_khz\tstart_s' ]] ||
 		fail "column header line"
 	head -1 "$tmp/o.tsv" | grep -Eq '^# iowait-freqmon [0-9.]+$' || fail "first line"
 	mode='stale-corrected'
@@ -166,7 +166,7 @@ json)
 	[[ $(json "$tmp/o.json" 'd["meta"]["timer_list_mode"], d["meta"]["cpu_list"], d["meta"]["interval_us"]') == "stale-corrected [0, 1] 1000" ]] ||
 		fail "meta"
 	# every sample equals the TSV contract's expected row
-	json "$tmp/o.json" '"\n".join("%.6f\t%d\t%.4f\t%.4f\t%.4f\t%s\t%d\t%d\t%s" % (s["t"], s["cpu"], s["busy"], s["idle"], s["iowait"], "" if s["freq_khz"] is None else s["freq_khz"], s["valid"], s["seq"], "" if s["freq_start_khz"] is None else s["freq_start_khz"]) for s in d["samples"])' |
+	json "$tmp/o.json" '"\n".join("%.6f\t%d\t%.4f\t%.4f\t%.4f\t%s\t%d\t%d\t%s\t%.6f" % (s["t"], s["cpu"], s["busy"], s["idle"], s["iowait"], "" if s["freq_khz"] is None else s["freq_khz"], s["valid"], s["seq"], "" if s["freq_start_khz"] is None else s["freq_start_khz"], s["t_start"]) for s in d["samples"])' |
 		diff -u "$fix/replay-stale/expected.tsv" - >&2 || fail "samples differ"
 	[[ $(json "$tmp/o.json" 'd["summary"]["cpus"][0]["mean_busy_freq_khz"]') == 1811765 ]] ||
 		fail "mean busy frequency"
@@ -234,7 +234,7 @@ time)
 	# --clock monotonic: CLOCK_MONOTONIC ("now at") in every format
 	expect_status 0 "$bin" --root "$stale" --replay --clock monotonic -o "$tmp/m.tsv"
 	expect_grep "$tmp/m.tsv" '^# clock: monotonic$'
-	[[ $(rows "$tmp/m.tsv" | head -1 | cut -f1) == 100.010000 ]] ||
+	[[ $(rows "$tmp/m.tsv" | head -1 | cut -f1,10) == $'100.010000\t100.000000' ]] ||
 		fail "monotonic TSV time: $(rows "$tmp/m.tsv" | head -1)"
 	expect_status 0 "$bin" --root "$stale" --replay --clock monotonic -f json \
 		-o "$tmp/m.json"
@@ -558,7 +558,7 @@ newline)
 		expect_status 0 "$bin" --root "$root" --replay -r 1000 -o "$tmp/o.tsv" \
 			-- sh -c $'sleep 0.2\necho x'
 		[[ $(grep -v '^#' "$tmp/o.tsv" | head -1) == \
-			$'time_s\tcpu\tbusy\tidle\tiowait\tfreq_khz\tvalid\tseq\tfreq_start_khz' ]] ||
+			$'time_s\tcpu\tbusy\tidle\tiowait\tfreq_khz\tvalid\tseq\tfreq_start_khz\tstart_s' ]] ||
 			fail "column header line, root $root"
 		[[ $(grep -vc '^#' "$tmp/o.tsv") == 13 ]] || fail "header + 12 rows, root $root"
 		rows "$tmp/o.tsv" | diff -u "$stale/expected.tsv" - >&2 ||
