@@ -16,11 +16,13 @@
 #include "command.h"
 #include "cpufreq_source.h"
 #include "cpulist.h"
+#include "discover.h"
 #include "fixture.h"
 #include "meta.h"
 #include "outbuf.h"
 #include "rate.h"
 #include "ring.h"
+#include "sampler.h"
 #include "srcfile.h"
 #include "stat.h"
 #include "summary.h"
@@ -416,6 +418,53 @@ static void test_summary_split(void)
 	free(smp);
 }
 
+/*
+ * seq tells a dropped sample (ring full: a gap) from a missed deadline (no
+ * gap, a longer interval): the sampler on the ramp replay, nobody draining
+ * its ring of 16 slots at first.
+ */
+static void test_sampler_seq(void)
+{
+	struct discovery d = { .root = FIXTURES "/replay-ramp",
+			       .replay = true };
+	struct summary sum;
+	struct ring ring;
+	struct sampler s;
+	uint64_t expect = 1, got = 0;
+	struct sample *smp;
+
+	CHECK(discover(&d) == 0);
+	CHECK(summary_init(&sum, d.cpu, d.ncpus) == 0);
+	CHECK(ring_init(&ring, 16, sample_size(d.ncpus)) == 0);
+	s = (struct sampler){
+		.interval_ns = 10000000, .tl_file = &d.tl_file,
+		.reader = &d.reader, .cpu = d.cpu, .ncpus = d.ncpus,
+		.ring = &ring, .sum = &sum, .notify_fd = -1,
+	};
+	CHECK(sampler_init(&s) == 0);
+	CHECK(sampler_prime(&s) == 0);
+	for (int k = 0; k < 20; k++)
+		CHECK(sampler_take(&s) == 0);
+	CHECK_U64(sum.ndropped, 4);
+	while ((smp = ring_peek(&ring))) {
+		CHECK_U64(smp->seq, expect);
+		CHECK_U64(smp->t_ns - smp->dt_ns, (expect - 1) * 10000000);
+		expect++;
+		got++;
+		ring_release(&ring);
+	}
+	CHECK_U64(got, 16);
+	/* the next sample after the 4 dropped: seq 21, a gap of 4 */
+	CHECK(sampler_take(&s) == 0);
+	smp = ring_peek(&ring);
+	CHECK(smp && smp->seq == 21 && smp->t_ns == 210000000 &&
+	      smp->dt_ns == 10000000);
+	sampler_free(&s);
+	ring_free(&ring);
+	summary_free(&sum);
+	discovery_free(&d);
+}
+
 static void test_command(void)
 {
 	char *ok[] = { "sh", "-c", "exit 7", NULL };
@@ -463,5 +512,6 @@ int main(void)
 	test_command();
 	test_rate();
 	test_summary_split();
+	test_sampler_seq();
 	return check_report("test_units");
 }
