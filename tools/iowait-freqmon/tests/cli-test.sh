@@ -352,6 +352,7 @@ command)
 	expect_grep "$tmp/err" '^command exit status: 5$'
 	# perf stat's three times, from wait4()
 	expect_grep "$tmp/err" '^command time: 0\.[1-9][0-9]{5} s elapsed, [0-9]+\.[0-9]{6} s user, [0-9]+\.[0-9]{6} s sys$'
+	# shellcheck disable=SC2016 # expanded by the command's shell
 	expect_status 0 "$bin" --root "$stale" --replay -r 100 -q -f json -o "$tmp/c.json" -- \
 		sh -c 'i=0; while [ $i -lt 300000 ]; do i=$((i + 1)); done'
 	[[ $(json "$tmp/c.json" 'd["summary"]["command_time"]["user_s"] + d["summary"]["command_time"]["sys_s"] > 0.05 and d["summary"]["command_time"]["elapsed_s"] >= d["summary"]["command_time"]["user_s"] * 0.5') == True ]] ||
