@@ -6,7 +6,9 @@
  * CPU, with Busy%, IOwait%, Idle%, Bzy_MHz (busy-time-weighted mean
  * frequency, each interval split between the frequencies read at its two
  * ends when they differ) and Avg_MHz (Bzy_MHz x Busy%), over the valid
- * intervals of that second. The end summary follows the last block.
+ * intervals of that second. First lines: the CPUs, rate, idle source, the
+ * start, and each policy's governor and tunables; the end summary follows
+ * the last block.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -104,6 +106,23 @@ static void flush_block(struct output *o, uint64_t end_ns)
 	t->block_start = end_ns;
 }
 
+/* "governor of CPUs 0-1: ondemand io_is_busy=1 ..." */
+static void governor_line(struct outbuf *ob, const struct freq_source *fs,
+			  const struct freq_policy *p)
+{
+	outbuf_puts(ob, "governor of CPUs ");
+	outbuf_cpulist(ob, p->related, fs->ncpus);
+	outbuf_puts(ob, ": ");
+	outbuf_escaped(ob, p->governor);
+	for (unsigned int t = 0; p->tun && t < p->tun->n; t++) {
+		outbuf_putc(ob, ' ');
+		outbuf_escaped(ob, p->tun->t[t].name);
+		outbuf_putc(ob, '=');
+		outbuf_escaped(ob, p->tun->t[t].value);
+	}
+	outbuf_putc(ob, '\n');
+}
+
 static void table_begin(struct output *o)
 {
 	const struct run_meta *m = o->meta;
@@ -120,6 +139,11 @@ static void table_begin(struct output *o)
 		      rate_format_hz(&m->rate, num, sizeof(num)),
 		      meta_source(m),
 		      (unsigned long long)meta_resolution_ns(m));
+	outbuf_printf(&o->ob, "start %s, CLOCK_MONOTONIC %llu ns; times: %s\n",
+		      m->start, (unsigned long long)m->start_mono_ns,
+		      meta_clock(m));
+	for (unsigned int i = 0; m->freq && i < m->freq->npol; i++)
+		governor_line(&o->ob, m->freq, &m->freq->pol[i]);
 }
 
 static void table_sample(struct output *o, const struct sample *s)

@@ -301,6 +301,8 @@ table)
 		script -qec "$bin --root $fix/replay-ramp --replay" /dev/null \
 			>"$tmp/tty" 2>&1 </dev/null
 		expect_grep "$tmp/tty" '^ +0\.240 +0 +50\.00 +0\.00 +50\.00 +2000 +1000'
+		expect_grep "$tmp/tty" '^start 20[0-9-]+T[0-9:.]+Z, CLOCK_MONOTONIC 300000000000 ns; times: relative'
+		expect_grep "$tmp/tty" '^governor of CPUs 0: ondemand ignore_nice_load=0 io_is_busy=1 powersave_bias=0 sampling_down_factor=1 sampling_rate=10000 up_threshold=80'
 		! grep -q $'\t' "$tmp/tty" || fail "TSV rows on a terminal"
 		script -qec "$bin --root $fix/replay-ramp --replay -f tsv" /dev/null \
 			>"$tmp/tty2" 2>&1 </dev/null
