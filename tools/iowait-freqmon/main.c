@@ -687,7 +687,8 @@ static int setup_sampling(struct run *r, int argc, char **argv)
 	time_iso8601(&now, r->meta.start, sizeof(r->meta.start));
 	ret = sampler_prime(&r->smp);
 	if (ret) {
-		err_errno(ret, "cannot read %s", d->tl_file.path);
+		err_errno(ret, "cannot read %s%s", d->tl_file.path,
+			  r->have_idle_file ? " or /proc/stat" : "");
 		return EXIT_SOURCE;
 	}
 	r->meta.version = IFM_VERSION;

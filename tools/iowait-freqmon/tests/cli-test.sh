@@ -339,6 +339,11 @@ v0.11)
 	expect_status 3 "$bin" --root "$tmp/nostat" --replay -o "$tmp/n.tsv"
 	expect_grep "$tmp/err" 'timer_list(\.0)? has no idle sleep times, and /proc/stat cannot be read: No such file'
 	[[ ! -e $tmp/n.tsv ]] || [[ -z $(rows "$tmp/n.tsv") ]] || fail "rows without a source"
+	# a /proc/stat without CPU lines at the start: no run either
+	cp -r "$v11" "$tmp/badstat"
+	echo garbage >"$tmp/badstat/proc/stat.0"
+	expect_status 3 "$bin" --root "$tmp/badstat" --replay -q
+	expect_grep "$tmp/err" 'cannot read .*timer_list or /proc/stat: No data'
 	# a later version without them: the same fallback, and a warning
 	cp -r "$v11" "$tmp/v12"
 	sed -i 's/^Timer List Version: v0\.11$/Timer List Version: v0.12/' "$tmp/v12"/proc/timer_list.*
