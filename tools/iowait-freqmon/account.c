@@ -66,8 +66,38 @@ static uint64_t clamp_u64(uint64_t v, uint64_t lo, uint64_t hi)
 	return v < lo ? lo : v > hi ? hi : v;
 }
 
+static void step(struct acct_cpu *st, const struct tl_cpu *c, uint64_t now,
+		 uint64_t dt, uint64_t tick_ns, uint64_t res_ns,
+		 struct acct_interval *out);
+
 void acct_step(struct acct_cpu *st, const struct tl_cpu *c, uint64_t now,
 	       uint64_t dt, uint64_t tick_ns, struct acct_interval *out)
+{
+	step(st, c, now, dt, tick_ns, 0, out);
+}
+
+void acct_step_coarse(struct acct_cpu *st, bool present, uint64_t idle_ns,
+		      uint64_t iowait_ns, uint64_t now, uint64_t dt,
+		      uint64_t res_ns, struct acct_interval *out)
+{
+	/* up-to-date sums, as a patched kernel's: no pending estimate */
+	struct tl_cpu c = {
+		.idle_sleeptime = idle_ns,
+		.iowait_sleeptime = iowait_ns,
+		.have = TL_NEED_STALE | TL_LIVE,
+		.seen = present,
+	};
+
+	step(st, &c, now, dt, 0, res_ns, out);
+}
+
+/*
+ * @res_ns: the sums' resolution beyond ns (a /proc/stat tick): an interval
+ * may see one more unit than it lasted.
+ */
+static void step(struct acct_cpu *st, const struct tl_cpu *c, uint64_t now,
+		 uint64_t dt, uint64_t tick_ns, uint64_t res_ns,
+		 struct acct_interval *out)
 {
 	uint64_t est_idle, est_total, tol, prev_total, rep_total, rep_iowait;
 	uint64_t limit;
@@ -85,9 +115,10 @@ void acct_step(struct acct_cpu *st, const struct tl_cpu *c, uint64_t now,
 	 */
 	if (c->bad || (c->have & TL_NEED_STALE) != TL_NEED_STALE ||
 	    now > UINT64_MAX / 4 ||
-	    c->idle_sleeptime > now + ACCT_SLACK_NS ||
-	    c->iowait_sleeptime > now + ACCT_SLACK_NS ||
-	    c->idle_sleeptime + c->iowait_sleeptime > now + ACCT_SLACK_NS) {
+	    c->idle_sleeptime > now + ACCT_SLACK_NS + res_ns ||
+	    c->iowait_sleeptime > now + ACCT_SLACK_NS + res_ns ||
+	    c->idle_sleeptime + c->iowait_sleeptime >
+		    now + ACCT_SLACK_NS + res_ns) {
 		st->have_prev = false;
 		invalid(out, ACCT_FIELDS);
 		return;
@@ -120,7 +151,7 @@ void acct_step(struct acct_cpu *st, const struct tl_cpu *c, uint64_t now,
 		invalid(out, ACCT_BACKWARDS);
 		return;
 	}
-	tol = ACCT_SLACK_NS + (out->live ? 0 : tick_ns);
+	tol = ACCT_SLACK_NS + res_ns + (out->live ? 0 : tick_ns);
 	if (dt > UINT64_MAX / 4 ||
 	    (est_total > st->est_total && est_total - st->est_total > dt + tol)) {
 		baseline(st, c, est_idle);

@@ -85,6 +85,17 @@ uint64_t acct_pending_ns(const struct tl_cpu *c, uint64_t now,
 void acct_step(struct acct_cpu *st, const struct tl_cpu *c, uint64_t now,
 	       uint64_t dt, uint64_t tick_ns, struct acct_interval *out);
 
+/*
+ * The same for sums of a coarse, always up-to-date source (/proc/stat's
+ * idle and iowait when timer_list has no sleep times), converted to ns, of
+ * resolution @res_ns (one USER_HZ tick): tolerated as excess, and carried
+ * into the following intervals like any estimation error. @present: the
+ * CPU is in the source.
+ */
+void acct_step_coarse(struct acct_cpu *st, bool present, uint64_t idle_ns,
+		      uint64_t iowait_ns, uint64_t now, uint64_t dt,
+		      uint64_t res_ns, struct acct_interval *out);
+
 /* Fixed-point fraction part/whole in 1/10000 (0..10000), rounded. */
 static inline unsigned int frac_1e4(uint64_t part, uint64_t whole)
 {

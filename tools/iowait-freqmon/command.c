@@ -2,10 +2,12 @@
 #include <errno.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "command.h"
+#include "timeutil.h"
 
 extern char **environ;
 
@@ -62,9 +64,11 @@ int command_start(struct command *c, char *const argv[],
 
 	c->pid = 0;
 	c->status = -1;
+	c->have_times = false;
 	sigemptyset(&sa.sa_mask);
 	if (sigaction(SIGCHLD, &sa, NULL))
 		return -errno;
+	c->start_ns = mono_ns();
 	ret = spawn(&c->pid, argv, stdout_to_stderr);
 	if (ret) {
 		c->pid = 0;
@@ -76,13 +80,14 @@ int command_start(struct command *c, char *const argv[],
 
 int command_reap(struct command *c)
 {
+	struct rusage ru;
 	pid_t p;
 	int ws;
 
 	if (!c->pid)
 		return 0;
 	do
-		p = waitpid(c->pid, &ws, WNOHANG);
+		p = wait4(c->pid, &ws, WNOHANG, &ru);
 	while (p < 0 && errno == EINTR);
 	if (p == 0)
 		return 1;
@@ -94,6 +99,12 @@ int command_reap(struct command *c)
 		c->status = -1;
 		return -err;
 	}
+	c->elapsed_ns = mono_ns() - c->start_ns;
+	c->user_ns = (uint64_t)ru.ru_utime.tv_sec * NSEC_PER_SEC +
+		     (uint64_t)ru.ru_utime.tv_usec * 1000;
+	c->sys_ns = (uint64_t)ru.ru_stime.tv_sec * NSEC_PER_SEC +
+		    (uint64_t)ru.ru_stime.tv_usec * 1000;
+	c->have_times = true;
 	c->pid = 0;
 	c->status = command_exit_status(ws);
 	return 0;

@@ -7,11 +7,17 @@
 #define IFM_COMMAND_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 struct command {
 	pid_t pid;		/* 0: not running */
 	int status;		/* exit status (see below), -1 while unknown */
+	/* from wait4() once reaped (have_times): perf stat's three times */
+	bool have_times;
+	uint64_t start_ns;	/* CLOCK_MONOTONIC at the spawn */
+	uint64_t elapsed_ns;	/* spawn to reaping */
+	uint64_t user_ns, sys_ns;	/* the command's and its children's */
 };
 
 /*
@@ -30,8 +36,9 @@ int command_start(struct command *c, char *const argv[],
 		  bool stdout_to_stderr);
 
 /*
- * Collect the command if it has ended, without waiting. Returns 1 while it
- * runs, 0 once it has ended (c->status set, c->pid 0), or -errno:
+ * Collect the command if it has ended, without waiting (wait4(): its
+ * elapsed, user and sys times too). Returns 1 while it
+ * runs, 0 once it has ended (c->status and the times set, c->pid 0), or -errno:
  * -ECHILD when it is gone and its status unknown (c->pid 0, c->status -1).
  */
 int command_reap(struct command *c);

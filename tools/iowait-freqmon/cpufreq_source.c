@@ -27,6 +27,8 @@ static void policy_free(struct freq_policy *pol)
 	pol->open = false;
 	free(pol->related);
 	free(pol->avail_khz);
+	free(pol->tun);
+	pol->tun = NULL;
 	pol->related = NULL;
 	pol->avail_khz = NULL;
 }
@@ -84,6 +86,13 @@ int freq_source_init(struct freq_source *fs, const char *root,
 			continue;
 		}
 		pol->related[c] = 1;
+		/* metadata only: a governor without tunables is no error */
+		pol->tun = malloc(sizeof(*pol->tun));
+		if (pol->tun && governor_tunables_read(root, c, pol->governor,
+						       pol->tun)) {
+			free(pol->tun);
+			pol->tun = NULL;
+		}
 		for (unsigned int r = 0; r < ncpus; r++)
 			if (pol->related[r] && wanted[r] &&
 			    fs->policy_of[r] < 0)
@@ -115,6 +124,7 @@ static void read_policy(struct freq_source *fs, struct freq_policy *pol,
 	ssize_t n;
 	int fd;
 
+	pol->prev_khz = pol->khz;
 	pol->khz = 0;
 	if (pol->dead) {
 		if (pol->retry && --pol->retry)

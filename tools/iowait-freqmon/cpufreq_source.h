@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "governor.h"
 #include "srcfile.h"
 
 #define FREQ_NAME_LEN 32
@@ -30,10 +31,12 @@ struct freq_policy {
 	unsigned long min_khz, max_khz;	/* policy limits, 0 if unknown */
 	unsigned long *avail_khz;	/* available frequencies, or NULL */
 	unsigned int navail;
+	struct gov_tunables *tun;	/* the governor's tunables, or NULL */
 	struct srcfile cur;		/* scaling_cur_freq, kept open */
 	bool open;			/* cur is set up */
 	bool dead;			/* cur's file went away */
 	uint32_t khz;			/* last reading, 0 if unknown */
+	uint32_t prev_khz;		/* the reading before it */
 	unsigned long retry;		/* samples until the next reopen */
 };
 
@@ -82,6 +85,15 @@ static inline uint32_t freq_source_khz(const struct freq_source *fs,
 	if (cpu >= fs->ncpus || fs->policy_of[cpu] < 0)
 		return 0;
 	return fs->pol[fs->policy_of[cpu]].khz;
+}
+
+/* The reading before the last one: the frequency at an interval's start. */
+static inline uint32_t freq_source_khz_start(const struct freq_source *fs,
+					     unsigned int cpu)
+{
+	if (cpu >= fs->ncpus || fs->policy_of[cpu] < 0)
+		return 0;
+	return fs->pol[fs->policy_of[cpu]].prev_khz;
 }
 
 /* Parse a frequency file's content ("1800000\n"); 0 if malformed. */

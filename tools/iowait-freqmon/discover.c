@@ -68,25 +68,37 @@ static int select_cpus(struct discovery *d, const struct tl_snapshot *snap,
 	return 0;
 }
 
-/* Version, live or stale sums; -ENODATA if no block has the fields. */
+/*
+ * Version, live or stale sums, or no sleep times at all (v0.11: idle and
+ * iowait must come from /proc/stat). -ENODATA if no block has the fields
+ * but some has a part of them or a malformed one: a broken file, not a
+ * kernel without them.
+ */
 static int check_format(struct discovery *d, const struct tl_snapshot *snap)
 {
-	bool live = true, fields = false;
+	bool live = true, fields = false, some = false, bad = false;
+	unsigned int seen = 0;
 
 	for (unsigned int c = 0; c < snap->ncpus; c++) {
-		if (!snap->cpu[c].seen)
+		const struct tl_cpu *cpu = &snap->cpu[c];
+
+		if (!cpu->seen)
 			continue;
-		fields |= (snap->cpu[c].have & TL_NEED_STALE) == TL_NEED_STALE;
-		live &= tl_cpu_live(&snap->cpu[c]);
+		seen++;
+		fields |= (cpu->have & TL_NEED_STALE) == TL_NEED_STALE;
+		some |= (cpu->have & (TL_IDLE | TL_IOWAIT)) != 0;
+		bad |= cpu->bad;
+		live &= tl_cpu_live(cpu);
 	}
-	if (!fields)
+	if (!fields && (some || bad || !seen))
 		return -ENODATA;
+	d->stat_idle = !fields;
 	d->tl_major = snap->ver_major;
 	d->tl_minor = snap->ver_minor;
 	d->untested = snap->ver_major != 0 || snap->ver_minor < 8 ||
-		      snap->ver_minor > 10;
+		      snap->ver_minor > 11;
 	d->nextra = snap->nextra;
-	d->live = live;
+	d->live = live && fields;
 	return 0;
 }
 

@@ -47,6 +47,8 @@ struct discovery {
 	unsigned int ncpus;
 	unsigned int tl_major, tl_minor;
 	bool live;		/* every CPU block has the patched lines */
+	bool stat_idle;		/* no CPU block has the sleep times (v0.11):
+				 * idle and iowait from /proc/stat */
 
 	/* for the caller's messages */
 	enum disc_stage stage;
@@ -54,7 +56,7 @@ struct discovery {
 	char possible[4096];	/* DISC_POSSIBLE: the possible CPUs */
 	unsigned int nbits;	/* CPUs looked for: above, ignored */
 	unsigned int nextra;	/* CPU blocks ignored (above nbits - 1) */
-	bool untested;		/* version other than v0.8-v0.10 */
+	bool untested;		/* version other than v0.8-v0.11 */
 	unsigned int *offline;	/* wanted CPUs not online at the start */
 	unsigned int noffline;
 };

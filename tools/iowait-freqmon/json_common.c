@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The "meta" and "summary" JSON objects of the json and trace formats. */
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "output.h"
@@ -57,12 +58,24 @@ static void json_policy(struct outbuf *ob, const struct freq_source *fs,
 			outbuf_putc(ob, ',');
 		outbuf_u64(ob, p->avail_khz[i]);
 	}
-	outbuf_puts(ob, "]}");
+	outbuf_putc(ob, ']');
+	key(ob, "tunables_dir", 0);
+	if (p->tun && p->tun->dir[0])
+		outbuf_json_str(ob, p->tun->dir);
+	else
+		outbuf_puts(ob, "null");
+	key(ob, "tunables", 0);
+	outbuf_putc(ob, '{');
+	for (unsigned int t = 0; p->tun && t < p->tun->n; t++) {
+		key(ob, p->tun->t[t].name, t == 0);
+		outbuf_json_str(ob, p->tun->t[t].value);
+	}
+	outbuf_puts(ob, "}}");
 }
 
 void json_meta(struct outbuf *ob, const struct run_meta *m)
 {
-	char ver[32];
+	char ver[32], num[32];
 
 	outbuf_putc(ob, '{');
 	key(ob, "tool", 1);
@@ -81,6 +94,8 @@ void json_meta(struct outbuf *ob, const struct run_meta *m)
 	snprintf(ver, sizeof(ver), "v%u.%u", m->tl_major, m->tl_minor);
 	key_str(ob, "timer_list", ver);
 	key_str(ob, "timer_list_mode", meta_mode(m));
+	key_str(ob, "idle_source", meta_source(m));
+	key_u64(ob, "idle_resolution_ns", meta_resolution_ns(m));
 	key(ob, "cpus", 0);
 	outbuf_putc(ob, '"');
 	outbuf_cpulist(ob, m->cpuset, m->ncap);
@@ -94,6 +109,11 @@ void json_meta(struct outbuf *ob, const struct run_meta *m)
 	}
 	outbuf_putc(ob, ']');
 	key_u64(ob, "interval_us", m->interval_ns / 1000);
+	key(ob, "rate_hz", 0);
+	outbuf_puts(ob, rate_format_hz(&m->rate, num, sizeof(num)));
+	key(ob, "interval_ns", 0);
+	outbuf_puts(ob, rate_format_interval_ns(&m->rate, num, sizeof(num)));
+	key_str(ob, "clock", meta_clock(m));
 	key_str(ob, "start", m->start);
 	key_u64(ob, "start_monotonic_ns", m->start_mono_ns);
 	key(ob, "root", 0);
@@ -119,13 +139,19 @@ void json_meta(struct outbuf *ob, const struct run_meta *m)
 	outbuf_putc(ob, '}');
 }
 
-static void json_summary_cpu(struct outbuf *ob, const struct summary_cpu *c)
+/* @all: the all-CPU row ("cpu": "all", no frequency bins) */
+static void json_summary_cpu(struct outbuf *ob, const struct summary_cpu *c,
+			     bool all)
 {
 	uint64_t tot = c->busy_ns + c->idle_ns + c->iowait_ns;
+	uint64_t ftot = summary_freq_time_ns(c);
 
 	outbuf_putc(ob, '{');
 	key(ob, "cpu", 1);
-	outbuf_u64(ob, c->cpu);
+	if (all)
+		outbuf_json_str(ob, "all");
+	else
+		outbuf_u64(ob, c->cpu);
 	key_secs(ob, "busy_s", c->busy_ns);
 	key_secs(ob, "idle_s", c->idle_ns);
 	key_secs(ob, "iowait_s", c->iowait_ns);
@@ -146,6 +172,25 @@ static void json_summary_cpu(struct outbuf *ob, const struct summary_cpu *c)
 		outbuf_u64(ob, (uint64_t)(summary_mean_busy_khz(c) + 0.5));
 	else
 		outbuf_puts(ob, "null");
+	/* turbostat's Bzy_MHz and Avg_MHz */
+	key(ob, "bzy_mhz", 0);
+	if (c->busy_known_ns)
+		outbuf_u64(ob, (uint64_t)(summary_mean_busy_khz(c) / 1000 +
+					  0.5));
+	else
+		outbuf_puts(ob, "null");
+	key(ob, "avg_mhz", 0);
+	if (c->busy_known_ns && tot)
+		outbuf_u64(ob, (uint64_t)(summary_mean_busy_khz(c) / 1000 *
+					  (double)c->busy_ns / (double)tot +
+					  0.5));
+	else
+		outbuf_puts(ob, "null");
+	key_u64(ob, "split_intervals", c->nsplit);
+	if (all) {
+		outbuf_putc(ob, '}');
+		return;
+	}
 	key(ob, "freq_residency", 0);
 	outbuf_putc(ob, '[');
 	for (unsigned int b = 0; b < c->nbins; b++) {
@@ -154,6 +199,7 @@ static void json_summary_cpu(struct outbuf *ob, const struct summary_cpu *c)
 		outbuf_u64(ob, c->bins[b].khz);
 		key_secs(ob, "time_s", c->bins[b].time_ns);
 		key_secs(ob, "busy_s", c->bins[b].busy_ns);
+		key_ratio(ob, "share", c->bins[b].time_ns, ftot);
 		outbuf_putc(ob, '}');
 	}
 	outbuf_putc(ob, ']');
@@ -180,14 +226,54 @@ static void json_summary_cpu(struct outbuf *ob, const struct summary_cpu *c)
 	outbuf_putc(ob, '}');
 }
 
+/* "time_in_state_check": [{policy_cpu, cpu, states: [...]}] */
+static void json_tis(struct outbuf *ob, const struct summary *s)
+{
+	key(ob, "time_in_state_check", 0);
+	outbuf_putc(ob, '[');
+	for (unsigned int i = 0; i < s->ntis; i++) {
+		const struct summary_tis *t = &s->tis[i];
+		const struct summary_cpu *c = &s->cpu[t->sidx];
+		uint64_t ttot = 0, stot = summary_freq_time_ns(c);
+
+		for (unsigned int f = 0; f < t->delta.n; f++)
+			ttot += t->delta.ticks[f];
+		outbuf_puts(ob, i ? ",{" : "{");
+		key(ob, "policy_cpu", 1);
+		outbuf_u64(ob, t->policy_cpu);
+		key_u64(ob, "cpu", c->cpu);
+		key(ob, "states", 0);
+		outbuf_putc(ob, '[');
+		for (unsigned int f = 0; f < t->delta.n; f++) {
+			outbuf_puts(ob, f ? ",{" : "{");
+			key(ob, "khz", 1);
+			outbuf_u64(ob, t->delta.khz[f]);
+			key_u64(ob, "stats_ticks", t->delta.ticks[f]);
+			key_ratio(ob, "stats_share", t->delta.ticks[f], ttot);
+			key_ratio(ob, "sampler_share",
+				  summary_bin_ns(c, t->delta.khz[f]), stot);
+			outbuf_putc(ob, '}');
+		}
+		outbuf_puts(ob, "]}");
+	}
+	outbuf_putc(ob, ']');
+}
+
 void json_summary(struct outbuf *ob, const struct summary *s)
 {
+	struct summary_cpu all;
+	char num[32];
+
 	outbuf_putc(ob, '{');
 	key(ob, "samples", 1);
 	outbuf_u64(ob, s->nsamples);
 	key_secs(ob, "duration_s", s->span_ns);
 	key_u64(ob, "interval_us", s->interval_ns / 1000);
+	key(ob, "rate_hz", 0);
+	outbuf_puts(ob, rate_format_hz(&s->rate, num, sizeof(num)));
 	key_u64(ob, "tick_us", s->tick_ns / 1000);
+	key_str(ob, "idle_source", s->stat_idle ? "/proc/stat" : "timer_list");
+	key_u64(ob, "idle_resolution_ns", s->idle_res_ns);
 	key_u64(ob, "missed_deadlines", s->nmissed);
 	key_u64(ob, "dropped_samples", s->ndropped);
 	key_u64(ob, "truncated_reads", s->ntruncated);
@@ -201,13 +287,29 @@ void json_summary(struct outbuf *ob, const struct summary *s)
 		outbuf_u64(ob, (uint64_t)s->command_status);
 	else
 		outbuf_puts(ob, "null");
+	key(ob, "command_time", 0);
+	if (s->have_cmd_times) {
+		outbuf_putc(ob, '{');
+		key(ob, "elapsed_s", 1);
+		outbuf_decimal(ob, s->cmd_elapsed_ns, 9);
+		key_secs(ob, "user_s", s->cmd_user_ns);
+		key_secs(ob, "sys_s", s->cmd_sys_ns);
+		outbuf_putc(ob, '}');
+	} else {
+		outbuf_puts(ob, "null");
+	}
 	key_str(ob, "end", s->end);
+	key(ob, "all", 0);
+	summary_all(s, &all);
+	json_summary_cpu(ob, &all, true);
 	key(ob, "cpus", 0);
 	outbuf_putc(ob, '[');
 	for (unsigned int i = 0; i < s->ncpus; i++) {
 		if (i)
 			outbuf_puts(ob, ",\n");
-		json_summary_cpu(ob, &s->cpu[i]);
+		json_summary_cpu(ob, &s->cpu[i], false);
 	}
-	outbuf_puts(ob, "]}");
+	outbuf_putc(ob, ']');
+	json_tis(ob, s);
+	outbuf_putc(ob, '}');
 }

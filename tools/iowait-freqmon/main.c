@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "command.h"
+#include "cpufreq_stats.h"
 #include "discover.h"
 #include "log.h"
 #include "meta.h"
@@ -53,7 +54,8 @@ enum {
 #define OUTBUF_SIZE (256u << 10)
 
 enum {
-	OPT_NO_FREQ = 256,
+	OPT_CLOCK = 256,
+	OPT_NO_FREQ,
 	OPT_NO_STAT,
 	OPT_REPLAY,
 	OPT_ROOT,
@@ -61,8 +63,11 @@ enum {
 
 struct options {
 	uint64_t interval_ns;
+	unsigned long rate_hz;		/* -r: the exact rate; 0 with -i */
 	uint64_t duration_ns;
 	bool rate_set, interval_set;
+	bool clock_mono;		/* --clock monotonic */
+	bool format_set;		/* -f given */
 	const char *output;		/* NULL or "-": stdout */
 	const char *summary;		/* NULL: stderr; "-": stdout */
 	const struct output_ops *format;
@@ -75,6 +80,13 @@ struct options {
 	char **command;			/* NULL: none */
 };
 
+/* One policy's stats/time_in_state, read at the start and the end. */
+struct tis_src {
+	struct srcfile file;
+	bool open, have0;
+	struct tis_table t0;
+};
+
 struct run {
 	struct options opt;
 	uint64_t start_ns;		/* CLOCK_MONOTONIC at main() */
@@ -83,8 +95,11 @@ struct run {
 	struct run_meta meta;
 	struct srcfile stat_file;
 	bool have_stat_file;
+	struct srcfile idle_file;	/* /proc/stat for the idle times */
+	bool have_idle_file;
 	struct freq_source freq;
 	bool have_freq;
+	struct tis_src *tis;		/* per policy: stats/time_in_state */
 	struct stat_snapshot stat0, stat1;
 	bool have_stat0;
 	struct summary sum;
@@ -106,6 +121,7 @@ struct run {
 
 static const struct option long_options[] = {
 	{ "buffer", required_argument, NULL, 'b' },
+	{ "clock", required_argument, NULL, OPT_CLOCK },
 	{ "cpus", required_argument, NULL, 'c' },
 	{ "duration", required_argument, NULL, 'd' },
 	{ "format", required_argument, NULL, 'f' },
@@ -153,15 +169,22 @@ static void print_usage(FILE *f)
 "                        ends when timer_list.K is missing\n"
 "Output:\n"
 "  -o, --output FILE     per-sample output to FILE (default: stdout)\n"
-"  -f, --format FMT      tsv (default), json, or trace (Trace Event Format\n"
-"                        for Perfetto and chrome://tracing)\n"
+"  -f, --format FMT      tsv (default), json, trace (Trace Event Format\n"
+"                        for Perfetto and chrome://tracing) or table (one\n"
+"                        block per second; the default on a terminal)\n"
 "  -q, --quiet           no per-sample output, only the summary\n"
+"      --clock CLOCK     timestamps: relative (default; seconds since the\n"
+"                        first snapshot) or monotonic (CLOCK_MONOTONIC, as\n"
+"                        perf record -k CLOCK_MONOTONIC)\n"
 "  -s, --summary FILE    write the end summary to FILE (default: stderr;\n"
 "                        '-' for stdout)\n"
 "  -h, --help            show this help and exit\n"
 "  -V, --version         show the version and exit\n"
 "\n"
-"TSV columns: " "time_s cpu busy idle iowait freq_khz valid" "\n"
+"TSV columns: time_s cpu busy idle iowait freq_khz valid seq freq_start_khz\n"
+"start_s (time_s: the interval's end, start_s its start; freq_khz read at its\n"
+"end, freq_start_khz at its start; seq: the sample's number, a gap means\n"
+"samples were dropped, a longer interval that deadlines were missed)\n"
 "\n"
 "With a command and the samples on stdout, the command's stdout goes to\n"
 "stderr.\n"
@@ -249,6 +272,7 @@ static int parse_options(struct options *o, int argc, char **argv)
 	o->pin = -1;
 	o->format = &output_tsv;
 	o->interval_ns = NSEC_PER_SEC / DEFAULT_RATE_HZ;
+	o->rate_hz = DEFAULT_RATE_HZ;
 	opterr = 0;
 	/* '+': options end at the command's name; ':': report missing args */
 	for (;;) {
@@ -276,10 +300,11 @@ static int parse_options(struct options *o, int argc, char **argv)
 						   "(seconds, > 0)", optarg);
 			break;
 		case 'f':
+			o->format_set = true;
 			o->format = output_find(optarg);
 			if (!o->format)
 				return usage_error("unknown --format '%s' "
-						   "(tsv, json or trace)",
+						   "(tsv, json, trace or table)",
 						   optarg);
 			break;
 		case 'h':
@@ -294,6 +319,7 @@ static int parse_options(struct options *o, int argc, char **argv)
 						   "(0.1 to 3600000 ms)",
 						   optarg);
 			o->interval_set = true;
+			o->rate_hz = 0;
 			break;
 		case 'm':
 			o->mlock = true;
@@ -322,6 +348,7 @@ static int parse_options(struct options *o, int argc, char **argv)
 						   "(1 to %d Hz)", optarg,
 						   MAX_RATE_HZ);
 			o->interval_ns = NSEC_PER_SEC / v;
+			o->rate_hz = v;
 			o->rate_set = true;
 			break;
 		case 's':
@@ -330,6 +357,16 @@ static int parse_options(struct options *o, int argc, char **argv)
 		case 'V':
 			printf("iowait-freqmon %s\n", IFM_VERSION);
 			return stdout_status();
+		case OPT_CLOCK:
+			if (!strcmp(optarg, "monotonic"))
+				o->clock_mono = true;
+			else if (!strcmp(optarg, "relative"))
+				o->clock_mono = false;
+			else
+				return usage_error("unknown --clock '%s' "
+						   "(relative or monotonic)",
+						   optarg);
+			break;
 		case OPT_NO_FREQ:
 			o->no_freq = true;
 			break;
@@ -404,7 +441,7 @@ static int report_discovery(struct run *r, int ret)
 		break;
 	}
 	if (d->untested)
-		warn_msg("Timer List Version v%u.%u is untested (v0.8-v0.10 "
+		warn_msg("Timer List Version v%u.%u is untested (v0.8-v0.11 "
 			 "are known)", d->tl_major, d->tl_minor);
 	if (d->nextra)
 		warn_msg("CPUs above %u are ignored", d->nbits - 1);
@@ -412,6 +449,28 @@ static int report_discovery(struct run *r, int ret)
 		warn_msg("CPU %u is not in timer_list now (offline?); "
 			 "its samples are invalid until it is", d->offline[i]);
 	return -1;
+}
+
+/* The policies' time_in_state at the start (CONFIG_CPU_FREQ_STAT). */
+static void setup_tis(struct run *r)
+{
+	unsigned int flags = r->opt.replay ? SRC_REPLAY : 0;
+
+	if (!r->freq.npol)
+		return;
+	r->tis = calloc(r->freq.npol, sizeof(*r->tis));
+	if (!r->tis)
+		return;
+	for (unsigned int i = 0; i < r->freq.npol; i++) {
+		struct tis_src *t = &r->tis[i];
+		char rel[128];
+
+		snprintf(rel, sizeof(rel), TIS_PATH_FMT, r->freq.pol[i].cpu);
+		if (srcfile_open(&t->file, r->opt.root, rel, flags))
+			continue;
+		t->open = true;
+		t->have0 = !tis_read(&t->file, 0, &t->t0);
+	}
 }
 
 static void setup_freq(struct run *r)
@@ -428,6 +487,7 @@ static void setup_freq(struct run *r)
 	r->freq.retry_every = NSEC_PER_SEC / r->opt.interval_ns + 1;
 	r->have_freq = true;
 	r->meta.freq = &r->freq;
+	setup_tis(r);
 }
 
 static void setup_stat(struct run *r)
@@ -489,6 +549,11 @@ static int setup_output(struct run *r)
 	/* --quiet without --output: no output stream at all */
 	if (r->opt.quiet && !r->opt.output)
 		return -1;
+	/* a terminal gets a block per second, not a flood of rows */
+	if (!r->opt.format_set && (!r->opt.output ||
+				   !strcmp(r->opt.output, "-")) &&
+	    isatty(STDOUT_FILENO))
+		r->opt.format = &output_table;
 	ret = output_open(&r->out, r->opt.output, r->opt.format, &r->meta,
 			  OUTBUF_SIZE);
 	if (ret) {
@@ -538,17 +603,57 @@ static int setup_signals(struct run *r)
 	return -1;
 }
 
+/*
+ * timer_list has no sleep times (v0.11): idle and iowait from /proc/stat,
+ * at USER_HZ. Said once on stderr, and in the header and summary.
+ */
+static int setup_stat_idle(struct run *r)
+{
+	unsigned int flags = r->opt.replay ? SRC_REPLAY : 0;
+	long hz = r->sum.user_hz;
+	int ret;
+
+	if (hz <= 0) {
+		err_msg("%s has no idle sleep times, and USER_HZ is unknown",
+			r->disc.tl_file.path);
+		return EXIT_SOURCE;
+	}
+	ret = srcfile_open(&r->idle_file, r->opt.root, "/proc/stat", flags);
+	if (ret) {
+		err_errno(ret, "%s has no idle sleep times, and /proc/stat "
+			  "cannot be read", r->disc.tl_file.path);
+		return EXIT_SOURCE;
+	}
+	r->have_idle_file = true;
+	r->sum.stat_idle = true;
+	r->sum.idle_res_ns = NSEC_PER_SEC / (uint64_t)hz;
+	warn_msg("Timer List Version v%u.%u has no idle_sleeptime/"
+		 "iowait_sleeptime: idle and iowait come from /proc/stat, "
+		 "at USER_HZ (%ld Hz: a resolution of %llu ms per CPU)",
+		 r->disc.tl_major, r->disc.tl_minor, hz,
+		 (unsigned long long)(NSEC_PER_SEC / (uint64_t)hz /
+				      NSEC_PER_MSEC));
+	return -1;
+}
+
 static int setup_sampling(struct run *r, int argc, char **argv)
 {
 	struct timespec now;
 	unsigned long slots = r->opt.ring_slots;
 	struct discovery *d = &r->disc;
-	int ret;
+	int ret, status;
 
 	if (summary_init(&r->sum, d->cpu, d->ncpus))
 		return EXIT_RUNTIME;
-	r->sum.interval_ns = r->opt.interval_ns;
 	r->sum.user_hz = sysconf(_SC_CLK_TCK);
+	r->sum.idle_res_ns = 1;
+	if (d->stat_idle) {
+		status = setup_stat_idle(r);
+		if (status >= 0)
+			return status;
+	}
+	r->sum.interval_ns = r->opt.interval_ns;
+	r->sum.rate = (struct ifm_rate){ r->opt.interval_ns, r->opt.rate_hz };
 	if (r->have_out && !r->opt.quiet) {
 		if (!slots)
 			slots = 2 * NSEC_PER_SEC / r->opt.interval_ns;
@@ -560,11 +665,14 @@ static int setup_sampling(struct run *r, int argc, char **argv)
 	}
 	r->smp = (struct sampler){
 		.interval_ns = r->opt.interval_ns,
+		.rate_hz = r->opt.rate_hz,
 		.duration_ns = r->opt.duration_ns,
 		.final_sample = !r->opt.replay,
 		.tl_file = &d->tl_file,
 		.reader = &d->reader,
 		.freq = r->have_freq ? &r->freq : NULL,
+		.stat_file = r->have_idle_file ? &r->idle_file : NULL,
+		.user_hz = r->sum.user_hz,
 		.cpu = d->cpu,
 		.ncpus = d->ncpus,
 		.ring = r->have_ring ? &r->ring : NULL,
@@ -579,7 +687,8 @@ static int setup_sampling(struct run *r, int argc, char **argv)
 	time_iso8601(&now, r->meta.start, sizeof(r->meta.start));
 	ret = sampler_prime(&r->smp);
 	if (ret) {
-		err_errno(ret, "cannot read %s", d->tl_file.path);
+		err_errno(ret, "cannot read %s%s", d->tl_file.path,
+			  r->have_idle_file ? " or /proc/stat" : "");
 		return EXIT_SOURCE;
 	}
 	r->meta.version = IFM_VERSION;
@@ -592,11 +701,15 @@ static int setup_sampling(struct run *r, int argc, char **argv)
 	r->meta.tl_major = d->tl_major;
 	r->meta.tl_minor = d->tl_minor;
 	r->meta.live = d->live;
+	r->meta.stat_idle = d->stat_idle;
+	r->meta.user_hz = r->sum.user_hz;
 	r->meta.cpuset = d->wanted;
 	r->meta.ncap = d->ncap;
 	r->meta.cpu = d->cpu;
 	r->meta.ncpus = d->ncpus;
 	r->meta.interval_ns = r->opt.interval_ns;
+	r->meta.rate = r->sum.rate;
+	r->meta.clock_mono = r->opt.clock_mono;
 	r->meta.start_mono_ns = r->smp.first_now;
 	r->meta.root = r->opt.root;
 	r->meta.replay = r->opt.replay;
@@ -670,6 +783,12 @@ static bool reap_command(struct run *r)
 		r->status = EXIT_RUNTIME;
 	}
 	r->sum.command_status = r->cmd.status;
+	if (r->cmd.have_times) {
+		r->sum.have_cmd_times = true;
+		r->sum.cmd_elapsed_ns = r->cmd.elapsed_ns;
+		r->sum.cmd_user_ns = r->cmd.user_ns;
+		r->sum.cmd_sys_ns = r->cmd.sys_ns;
+	}
 	return false;
 }
 
@@ -730,9 +849,32 @@ static void emit_summary_line(void *ctx, const char *line)
 	fprintf(ctx, "%s\n", line);
 }
 
+/* The time_in_state deltas of the run, for the policies sampled. */
+static void complete_tis(struct run *r, unsigned long seq)
+{
+	struct tis_table t1;
+
+	for (unsigned int i = 0; r->tis && i < r->freq.npol; i++) {
+		const struct freq_policy *pol = &r->freq.pol[i];
+		unsigned int sidx;
+
+		if (!r->tis[i].have0 || tis_read(&r->tis[i].file, seq, &t1))
+			continue;
+		/* the first sampled CPU of the policy */
+		for (sidx = 0; sidx < r->disc.ncpus; sidx++)
+			if (r->disc.cpu[sidx] < r->freq.ncpus &&
+			    pol->related[r->disc.cpu[sidx]])
+				break;
+		if (summary_add_tis(&r->sum, pol->cpu, sidx, &r->tis[i].t0,
+				    &t1))
+			warn_msg("no time_in_state cross-check: out of memory");
+	}
+}
+
 /* The /proc/stat figures of the run, and the process's own cost. */
 static void complete_summary(struct run *r)
 {
+	complete_tis(r, r->smp.seq ? r->smp.seq - 1 : 0);
 	if (r->have_stat_file && r->have_stat0 &&
 	    !stat_read(&r->stat_file, r->smp.seq ? r->smp.seq - 1 : 0,
 		       &r->stat1))
@@ -826,10 +968,16 @@ static void cleanup(struct run *r)
 		output_free(&r->out);
 	if (r->sumf && r->sumf != stderr && r->sumf != stdout)
 		fclose(r->sumf);
+	for (unsigned int i = 0; r->tis && i < r->freq.npol; i++)
+		if (r->tis[i].open)
+			srcfile_close(&r->tis[i].file);
+	free(r->tis);
 	if (r->have_freq)
 		freq_source_free(&r->freq);
 	if (r->have_stat_file)
 		srcfile_close(&r->stat_file);
+	if (r->have_idle_file)
+		srcfile_close(&r->idle_file);
 	discovery_free(&r->disc);
 	summary_free(&r->sum);
 	free(r->stat0.cpu);

@@ -10,6 +10,7 @@ static const struct output_ops *const formats[] = {
 	&output_tsv,
 	&output_json,
 	&output_trace,
+	&output_table,
 };
 
 const struct output_ops *output_find(const char *name)
@@ -40,6 +41,17 @@ int output_open(struct output *o, const char *path,
 	o->ops = ops;
 	o->meta = meta;
 	o->nrecords = 0;
+	o->last_end_ns = 0;
+	o->any_sample = false;
+	o->priv = NULL;
+	if (ops->init) {
+		ret = ops->init(o);
+		if (ret) {
+			outbuf_close(&o->ob);
+			outbuf_free(&o->ob);
+			return ret;
+		}
+	}
 	return 0;
 }
 
@@ -56,6 +68,8 @@ int output_end(struct output *o, const struct summary *sum)
 
 void output_free(struct output *o)
 {
+	if (o->ops && o->ops->fini)
+		o->ops->fini(o);
 	outbuf_close(&o->ob);
 	outbuf_free(&o->ob);
 }

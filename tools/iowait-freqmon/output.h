@@ -21,11 +21,16 @@ struct output {
 	const struct output_ops *ops;
 	const struct run_meta *meta;
 	uint64_t nrecords;	/* records written so far (JSON commas) */
+	uint64_t last_end_ns;	/* end of the last sample written (trace) */
+	bool any_sample;	/* a sample was written */
+	void *priv;		/* the format's own state (init/fini) */
 };
 
 struct output_ops {
 	const char *name;
 	size_t row_max;		/* upper bound of the bytes of one CPU row */
+	int (*init)(struct output *o);	/* optional: returns 0 or -errno */
+	void (*fini)(struct output *o);	/* optional */
 	void (*begin)(struct output *o);
 	void (*sample)(struct output *o, const struct sample *s);
 	void (*end)(struct output *o, const struct summary *sum);
@@ -34,12 +39,23 @@ struct output_ops {
 extern const struct output_ops output_tsv;
 extern const struct output_ops output_json;
 extern const struct output_ops output_trace;
+extern const struct output_ops output_table;
 
-/* "tsv", "json" or "trace"; NULL if unknown. */
+/*
+ * A time of the run (ns since the first snapshot) as written: unchanged,
+ * or CLOCK_MONOTONIC with --clock monotonic.
+ */
+static inline uint64_t output_time_ns(const struct output *o, uint64_t rel)
+{
+	return o->meta->clock_mono ? o->meta->start_mono_ns + rel : rel;
+}
+
+/* "tsv", "json", "trace" or "table"; NULL if unknown. */
 const struct output_ops *output_find(const char *name);
 
 /* The column header of the TSV format: a contract, see iowait-freqmon(8). */
-#define TSV_COLUMNS "time_s\tcpu\tbusy\tidle\tiowait\tfreq_khz\tvalid"
+#define TSV_COLUMNS "time_s\tcpu\tbusy\tidle\tiowait\tfreq_khz\tvalid" \
+	"\tseq\tfreq_start_khz\tstart_s"
 
 /*
  * Open @path for writing (NULL or "-": standard output, which is never

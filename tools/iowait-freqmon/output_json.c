@@ -15,7 +15,8 @@ static void json_begin(struct output *o)
 static void json_sample(struct output *o, const struct sample *s)
 {
 	struct outbuf *ob = &o->ob;
-	uint64_t t_us = (s->t_ns + 500) / 1000;
+	uint64_t t_us = (output_time_ns(o, s->t_ns) + 500) / 1000;
+	uint64_t t0_us = (output_time_ns(o, s->t_ns - s->dt_ns) + 500) / 1000;
 
 	for (unsigned int i = 0; i < s->ncpus; i++) {
 		const struct sample_cpu *c = &s->cpu[i];
@@ -35,8 +36,18 @@ static void json_sample(struct output *o, const struct sample *s)
 			outbuf_u64(ob, c->freq_khz);
 		else
 			outbuf_puts(ob, "null");
-		outbuf_puts(ob, c->invalid ? ",\"valid\":false}"
-					   : ",\"valid\":true}");
+		outbuf_puts(ob, c->invalid ? ",\"valid\":false"
+					   : ",\"valid\":true");
+		outbuf_puts(ob, ",\"seq\":");
+		outbuf_u64(ob, s->seq);
+		outbuf_puts(ob, ",\"t_start\":");
+		outbuf_decimal(ob, t0_us, 6);
+		outbuf_puts(ob, ",\"freq_start_khz\":");
+		if (c->freq0_khz)
+			outbuf_u64(ob, c->freq0_khz);
+		else
+			outbuf_puts(ob, "null");
+		outbuf_putc(ob, '}');
 	}
 }
 
@@ -49,7 +60,7 @@ static void json_end(struct output *o, const struct summary *sum)
 
 const struct output_ops output_json = {
 	.name = "json",
-	.row_max = 160,
+	.row_max = 288,
 	.begin = json_begin,
 	.sample = json_sample,
 	.end = json_end,

@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rate.h"
 #include "sampler.h"
 #include "timeutil.h"
 
@@ -18,7 +19,13 @@ int sampler_init(struct sampler *s)
 	s->snap.cpu = calloc(cap, sizeof(*s->snap.cpu));
 	s->acct = calloc(s->ncpus ? s->ncpus : 1, sizeof(*s->acct));
 	s->scratch = calloc(1, sample_size(s->ncpus));
-	if (!s->snap.cpu || !s->acct || !s->scratch) {
+	if (s->stat_file) {
+		s->stat.ncpus = cap;
+		s->stat.cpu = calloc(cap, sizeof(*s->stat.cpu));
+	}
+	if (!s->snap.cpu || !s->acct || !s->scratch ||
+	    (s->stat_file && !s->stat.cpu) ||
+	    (s->stat_file && s->user_hz <= 0)) {
 		sampler_free(s);
 		return -ENOMEM;
 	}
@@ -33,6 +40,8 @@ void sampler_free(struct sampler *s)
 	free(s->snap.cpu);
 	free(s->acct);
 	free(s->scratch);
+	free(s->stat.cpu);
+	s->stat.cpu = NULL;
 	s->snap.cpu = NULL;
 	s->acct = NULL;
 	s->scratch = NULL;
@@ -47,6 +56,8 @@ static int read_snapshot(struct sampler *s)
 		return fd;
 	ret = tl_reader_read(s->reader, fd, &s->snap);
 	srcfile_put(s->tl_file, fd);
+	if (!ret && s->stat_file)
+		ret = stat_read(s->stat_file, s->seq, &s->stat);
 	if (!ret) {
 		if (s->snap.flags & TLS_TRUNCATED)
 			s->sum->ntruncated++;
@@ -63,6 +74,33 @@ static const struct tl_cpu *snap_cpu(const struct sampler *s, unsigned int cpu)
 	return cpu < s->snap.ncpus ? &s->snap.cpu[cpu] : NULL;
 }
 
+/* One CPU's interval from timer_list, or from /proc/stat's ticks. */
+static void step_cpu(struct sampler *s, unsigned int i, uint64_t now,
+		     uint64_t dt, struct acct_interval *iv)
+{
+	unsigned int cpu = s->cpu[i];
+	const struct stat_cpu *sc;
+	uint64_t res;
+
+	if (!s->stat_file) {
+		acct_step(&s->acct[i], snap_cpu(s, cpu), now, dt,
+			  s->tick.tick_ns, iv);
+		return;
+	}
+	res = NSEC_PER_SEC / (uint64_t)s->user_hz;
+	sc = cpu < s->stat.ncpus ? &s->stat.cpu[cpu] : NULL;
+	/* a tick count this large is no count of ns since boot */
+	if (sc && (sc->idle > UINT64_MAX / 4 / res ||
+		   sc->iowait > UINT64_MAX / 4 / res)) {
+		acct_step_coarse(&s->acct[i], true, UINT64_MAX / 4,
+				 UINT64_MAX / 4, now, dt, res, iv);
+		return;
+	}
+	acct_step_coarse(&s->acct[i], sc && sc->seen,
+			 sc ? sc->idle * res : 0, sc ? sc->iowait * res : 0,
+			 now, dt, res, iv);
+}
+
 int sampler_prime(struct sampler *s)
 {
 	struct acct_interval iv;
@@ -71,8 +109,7 @@ int sampler_prime(struct sampler *s)
 	if (ret)
 		return ret;
 	for (unsigned int i = 0; i < s->ncpus; i++)
-		acct_step(&s->acct[i], snap_cpu(s, s->cpu[i]),
-			  s->snap.now_ns, 0, s->tick.tick_ns, &iv);
+		step_cpu(s, i, s->snap.now_ns, 0, &iv);
 	s->first_now = s->prev_now = s->snap.now_ns;
 	s->have_prev = true;
 	return 0;
@@ -104,8 +141,7 @@ int sampler_take(struct sampler *s)
 		struct acct_interval iv;
 		unsigned int cpu = s->cpu[i];
 
-		acct_step(&s->acct[i], snap_cpu(s, cpu), now, dt,
-			  s->tick.tick_ns, &iv);
+		step_cpu(s, i, now, dt, &iv);
 		e->busy_ns = iv.busy_ns;
 		e->idle_ns = iv.idle_ns;
 		e->iowait_ns = iv.iowait_ns;
@@ -113,6 +149,8 @@ int sampler_take(struct sampler *s)
 		e->live = iv.live;
 		e->cpu = (uint16_t)cpu;
 		e->freq_khz = s->freq ? freq_source_khz(s->freq, cpu) : 0;
+		e->freq0_khz = s->freq ? freq_source_khz_start(s->freq, cpu)
+				       : 0;
 	}
 	s->prev_now = now;
 	summary_add(s->sum, smp);
@@ -149,7 +187,8 @@ static void *sampler_main(void *arg)
 {
 	struct sampler *s = arg;
 	uint64_t start = mono_ns(), cpu0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
-	uint64_t next = start + s->interval_ns;
+	const struct ifm_rate rate = { s->interval_ns, s->rate_hz };
+	uint64_t k = 1, next = start + rate_deadline(&rate, k);
 	uint64_t end = s->duration_ns ? start + s->duration_ns : UINT64_MAX;
 	uint64_t value = 1;
 	sigset_t usr1;
@@ -177,13 +216,15 @@ static void *sampler_main(void *arg)
 			s->sum->max_late_ns = now - next;
 		if (!sample_or_end(s))
 			break;
-		next += s->interval_ns;
+		next = start + rate_deadline(&rate, ++k);
 		now = mono_ns();
 		if (now >= next) {
-			uint64_t k = (now - next) / s->interval_ns + 1;
+			/* deadline k and maybe more are in the past: skip */
+			uint64_t k2 = rate_next_index(&rate, now - start);
 
-			s->sum->nmissed += k;
-			next += k * s->interval_ns;
+			s->sum->nmissed += k2 - k;
+			k = k2;
+			next = start + rate_deadline(&rate, k);
 		}
 		if (next > end) {
 			s->end = SAMPLER_DURATION;

@@ -20,6 +20,7 @@
 #include "ring.h"
 #include "sample.h"
 #include "srcfile.h"
+#include "stat.h"
 #include "summary.h"
 #include "tl_reader.h"
 
@@ -37,12 +38,20 @@ enum sampler_end {
 struct sampler {
 	/* configuration */
 	uint64_t interval_ns;
+	unsigned long rate_hz;		/* exact rate (-r), or 0: interval_ns */
 	uint64_t duration_ns;		/* 0: until stopped */
 	bool final_sample;		/* take one more sample when stopped */
 	/* sources, owned by the caller */
 	struct srcfile *tl_file;
 	struct tl_reader *reader;
 	struct freq_source *freq;	/* NULL: no frequencies */
+	/*
+	 * Not NULL: idle and iowait from /proc/stat (timer_list has no
+	 * sleep times), in USER_HZ ticks of @user_hz; timer_list still
+	 * gives the time ("now at") and the CPUs present.
+	 */
+	struct srcfile *stat_file;
+	long user_hz;
 	const unsigned int *cpu;	/* sampled CPUs, ascending */
 	unsigned int ncpus;
 	/* sinks, owned by the caller */
@@ -52,6 +61,7 @@ struct sampler {
 
 	/* state */
 	struct tl_snapshot snap;
+	struct stat_snapshot stat;	/* with stat_file */
 	struct acct_cpu *acct;
 	struct acct_tick tick;
 	struct sample *scratch;		/* used when the ring is full */

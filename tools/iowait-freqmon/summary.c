@@ -35,7 +35,75 @@ int summary_init(struct summary *s, const unsigned int *cpus,
 void summary_free(struct summary *s)
 {
 	free(s->cpu);
+	free(s->tis);
 	s->cpu = NULL;
+	s->tis = NULL;
+	s->ntis = 0;
+}
+
+void summary_reset(struct summary *s)
+{
+	for (unsigned int i = 0; i < s->ncpus; i++) {
+		unsigned int cpu = s->cpu[i].cpu;
+
+		memset(&s->cpu[i], 0, sizeof(s->cpu[i]));
+		s->cpu[i].cpu = cpu;
+	}
+	s->nsamples = 0;
+}
+
+int summary_add_tis(struct summary *s, unsigned int policy_cpu,
+		    unsigned int sidx, const struct tis_table *t0,
+		    const struct tis_table *t1)
+{
+	struct summary_tis *tis, t = { .policy_cpu = policy_cpu,
+				       .sidx = sidx };
+
+	if (sidx >= s->ncpus || !tis_delta(t0, t1, &t.delta))
+		return 0;
+	tis = realloc(s->tis, (s->ntis + 1) * sizeof(*tis));
+	if (!tis)
+		return -ENOMEM;
+	tis[s->ntis++] = t;
+	s->tis = tis;
+	return 0;
+}
+
+void summary_all(const struct summary *s, struct summary_cpu *all)
+{
+	memset(all, 0, sizeof(*all));
+	for (unsigned int i = 0; i < s->ncpus; i++) {
+		const struct summary_cpu *c = &s->cpu[i];
+
+		all->busy_ns += c->busy_ns;
+		all->idle_ns += c->idle_ns;
+		all->iowait_ns += c->iowait_ns;
+		all->nvalid += c->nvalid;
+		all->ninvalid += c->ninvalid;
+		for (unsigned int b = 0; b < ACCT_NREASONS; b++)
+			all->why[b] += c->why[b];
+		all->busy_khz_ns += c->busy_khz_ns;
+		all->busy_known_ns += c->busy_known_ns;
+		all->nofreq_ns += c->nofreq_ns;
+		all->nsplit += c->nsplit;
+	}
+}
+
+uint64_t summary_freq_time_ns(const struct summary_cpu *c)
+{
+	uint64_t t = c->other_ns;
+
+	for (unsigned int b = 0; b < c->nbins; b++)
+		t += c->bins[b].time_ns;
+	return t;
+}
+
+uint64_t summary_bin_ns(const struct summary_cpu *c, uint32_t khz)
+{
+	for (unsigned int b = 0; b < c->nbins; b++)
+		if (c->bins[b].khz == khz)
+			return c->bins[b].time_ns;
+	return 0;
 }
 
 static void add_freq(struct summary_cpu *c, uint32_t khz, uint64_t dt,
@@ -64,6 +132,34 @@ static void add_freq(struct summary_cpu *c, uint32_t khz, uint64_t dt,
 	c->bins[i].busy_ns += busy;
 }
 
+/*
+ * Credit the interval to the frequency in force during it. The frequency
+ * was read at both ends; when the two differ it changed somewhere inside,
+ * and half the time (and half the busy time) goes to each: the unbiased
+ * split when the change is equally likely anywhere in the interval. (The
+ * reading at the end alone credits a governor's ramp-up to the burst that
+ * caused it, and overstates the busy-weighted frequency.)
+ */
+static void add_busy_freq(struct summary_cpu *c, const struct sample_cpu *e,
+			  uint64_t dt)
+{
+	uint32_t f0 = e->freq0_khz, f1 = e->freq_khz;
+
+	if (!f0 || f0 == f1) {
+		add_freq(c, f1, dt, e->busy_ns);
+		c->busy_khz_ns += (double)e->busy_ns * f1;
+	} else {
+		uint64_t dt0 = dt / 2, b0 = e->busy_ns / 2;
+
+		add_freq(c, f0, dt0, b0);
+		add_freq(c, f1, dt - dt0, e->busy_ns - b0);
+		c->busy_khz_ns += (double)b0 * f0 +
+				  (double)(e->busy_ns - b0) * f1;
+		c->nsplit++;
+	}
+	c->busy_known_ns += e->busy_ns;
+}
+
 void summary_add(struct summary *s, const struct sample *smp)
 {
 	s->nsamples++;
@@ -85,9 +181,7 @@ void summary_add(struct summary *s, const struct sample *smp)
 			c->nofreq_ns += smp->dt_ns;
 			continue;
 		}
-		add_freq(c, e->freq_khz, smp->dt_ns, e->busy_ns);
-		c->busy_khz_ns += (double)e->busy_ns * e->freq_khz;
-		c->busy_known_ns += e->busy_ns;
+		add_busy_freq(c, e, smp->dt_ns);
 	}
 }
 
@@ -190,7 +284,8 @@ static void print_stat(struct printer *p, const struct summary *s)
 		return;
 	begin(p);
 	put(p, "/proc/stat cross-check, busy/idle/iowait %% over the run "
-	       "(stat, %ld Hz | timer_list, ns):", s->user_hz);
+	       "(stat, %ld Hz | %s):", s->user_hz,
+	    s->stat_idle ? "sampler, from /proc/stat too" : "timer_list, ns");
 	end(p);
 	for (unsigned int i = 0; i < s->ncpus; i++) {
 		const struct summary_cpu *c = &s->cpu[i];
@@ -204,8 +299,9 @@ static void print_stat(struct printer *p, const struct summary *s)
 		tot = b + id + io;
 		ttot = c->busy_ns + c->idle_ns + c->iowait_ns;
 		begin(p);
-		put(p, "  cpu%u: stat %.1f/%.1f/%.1f | timer_list %.1f/%.1f/%.1f",
+		put(p, "  cpu%u: stat %.1f/%.1f/%.1f | %s %.1f/%.1f/%.1f",
 		    c->cpu, pct(b, tot), pct(id, tot), pct(io, tot),
+		    s->stat_idle ? "sampler" : "timer_list",
 		    pct(c->busy_ns, ttot), pct(c->idle_ns, ttot),
 		    pct(c->iowait_ns, ttot));
 		end(p);
@@ -216,20 +312,52 @@ static void print_freqs(struct printer *p, const struct summary *s)
 {
 	for (unsigned int i = 0; i < s->ncpus; i++) {
 		const struct summary_cpu *c = &s->cpu[i];
+		uint64_t tot = summary_freq_time_ns(c);
 
 		if (!c->nbins)
 			continue;
 		begin(p);
 		put(p, "  cpu%u:", c->cpu);
 		for (unsigned int b = 0; b < c->nbins; b++)
-			put(p, " %u %.3f/%.3f", c->bins[b].khz,
+			put(p, " %u %.1f%% %.3f/%.3f", c->bins[b].khz,
+			    pct(c->bins[b].time_ns, tot),
 			    secs(c->bins[b].time_ns),
 			    secs(c->bins[b].busy_ns));
 		if (c->other_ns)
-			put(p, " other %.3f/%.3f", secs(c->other_ns),
-			    secs(c->other_busy_ns));
+			put(p, " other %.1f%% %.3f/%.3f", pct(c->other_ns, tot),
+			    secs(c->other_ns), secs(c->other_busy_ns));
 		if (c->nofreq_ns)
 			put(p, " unknown %.3f", secs(c->nofreq_ns));
+		end(p);
+	}
+}
+
+static void print_tis(struct printer *p, const struct summary *s)
+{
+	if (!s->ntis)
+		return;
+	begin(p);
+	put(p, "cpufreq time_in_state cross-check, %% of the time at each "
+	       "frequency (stats, %ld Hz | sampler):", s->user_hz);
+	end(p);
+	for (unsigned int i = 0; i < s->ntis; i++) {
+		const struct summary_tis *t = &s->tis[i];
+		const struct summary_cpu *c = &s->cpu[t->sidx];
+		uint64_t ttot = 0, stot = summary_freq_time_ns(c);
+
+		for (unsigned int f = 0; f < t->delta.n; f++)
+			ttot += t->delta.ticks[f];
+		begin(p);
+		put(p, "  policy of cpu%u (sampled cpu%u):", t->policy_cpu,
+		    c->cpu);
+		for (unsigned int f = 0; f < t->delta.n; f++) {
+			uint64_t sns = summary_bin_ns(c, t->delta.khz[f]);
+
+			if (!t->delta.ticks[f] && !sns)
+				continue;
+			put(p, " %u %.1f/%.1f", t->delta.khz[f],
+			    pct(t->delta.ticks[f], ttot), pct(sns, stot));
+		}
 		end(p);
 	}
 }
@@ -251,18 +379,54 @@ static void print_invalid(struct printer *p, const struct summary *s)
 	}
 }
 
+/* One row of the table: Busy% and the MHz as turbostat words them. */
+static void print_row(struct printer *p, const char *name,
+		      const struct summary_cpu *c)
+{
+	uint64_t tot = c->busy_ns + c->idle_ns + c->iowait_ns;
+	char khz[24] = "-", bzy[16] = "-", avg[16] = "-";
+
+	if (c->busy_known_ns) {
+		double mean = summary_mean_busy_khz(c);
+
+		snprintf(khz, sizeof(khz), "%.0f", mean);
+		snprintf(bzy, sizeof(bzy), "%.0f", mean / 1000);
+		snprintf(avg, sizeof(avg), "%.0f",
+			 mean / 1000 * pct(c->busy_ns, tot) / 100);
+	}
+	begin(p);
+	put(p, "%-5s %10.6f %10.6f %10.6f %7.2f %7.2f %7.2f %7s %7s %13s "
+	       "%7llu %7llu",
+	    name, secs(c->busy_ns), secs(c->idle_ns), secs(c->iowait_ns),
+	    pct(c->busy_ns, tot), pct(c->idle_ns, tot),
+	    pct(c->iowait_ns, tot), bzy, avg, khz,
+	    (unsigned long long)c->nvalid, (unsigned long long)c->ninvalid);
+	end(p);
+}
+
 void summary_print(const struct summary *s, const char *prefix,
 		   summary_emit_fn emit, void *ctx)
 {
 	struct printer p = { .prefix = prefix, .emit = emit, .ctx = ctx };
+	struct summary_cpu all;
 	bool freqs = false;
+	char hz[32], ns[32];
 
 	begin(&p);
-	put(&p, "summary: %llu samples over %.6f s, interval %llu us, "
+	put(&p, "summary: %llu samples over %.6f s, rate %s Hz (interval %s ns), "
 		"tick %llu us",
 	    (unsigned long long)s->nsamples, secs(s->span_ns),
-	    (unsigned long long)(s->interval_ns / 1000),
+	    rate_format_hz(&s->rate, hz, sizeof(hz)),
+	    rate_format_interval_ns(&s->rate, ns, sizeof(ns)),
 	    (unsigned long long)(s->tick_ns / 1000));
+	end(&p);
+	begin(&p);
+	if (s->stat_idle)
+		put(&p, "idle/iowait source: /proc/stat (timer_list has no "
+			 "sleep times), resolution %llu us (USER_HZ %ld)",
+		    (unsigned long long)(s->idle_res_ns / 1000), s->user_hz);
+	else
+		put(&p, "idle/iowait source: timer_list, resolution 1 ns");
 	end(&p);
 	begin(&p);
 	put(&p, "missed deadlines: %llu (%.2f%%), dropped samples: %llu, "
@@ -285,37 +449,36 @@ void summary_print(const struct summary *s, const char *prefix,
 		put(&p, "command exit status: %d", s->command_status);
 		end(&p);
 	}
-	begin(&p);
-	put(&p, "%-5s %10s %10s %10s %7s %7s %7s %13s %7s %7s", "cpu",
-	    "busy_s", "idle_s", "iowait_s", "busy%", "idle%", "iowait%",
-	    "mean_busy_khz", "valid", "invalid");
-	end(&p);
-	for (unsigned int i = 0; i < s->ncpus; i++) {
-		const struct summary_cpu *c = &s->cpu[i];
-		uint64_t tot = c->busy_ns + c->idle_ns + c->iowait_ns;
-
+	if (s->have_cmd_times) {
 		begin(&p);
-		char khz[24] = "-";
-
-		if (c->busy_known_ns)
-			snprintf(khz, sizeof(khz), "%.0f",
-				 summary_mean_busy_khz(c));
-		put(&p, "%-5u %10.6f %10.6f %10.6f %7.2f %7.2f %7.2f %13s "
-			"%7llu %7llu",
-		    c->cpu, secs(c->busy_ns), secs(c->idle_ns),
-		    secs(c->iowait_ns), pct(c->busy_ns, tot),
-		    pct(c->idle_ns, tot), pct(c->iowait_ns, tot), khz,
-		    (unsigned long long)c->nvalid,
-		    (unsigned long long)c->ninvalid);
+		put(&p, "command time: %.6f s elapsed, %.6f s user, %.6f s sys",
+		    secs(s->cmd_elapsed_ns), secs(s->cmd_user_ns),
+		    secs(s->cmd_sys_ns));
 		end(&p);
-		freqs |= c->nbins > 0;
+	}
+	begin(&p);
+	put(&p, "%-5s %10s %10s %10s %7s %7s %7s %7s %7s %13s %7s %7s", "cpu",
+	    "busy_s", "idle_s", "iowait_s", "Busy%", "idle%", "iowait%",
+	    "Bzy_MHz", "Avg_MHz", "mean_busy_khz", "valid", "invalid");
+	end(&p);
+	summary_all(s, &all);
+	if (s->ncpus > 1)
+		print_row(&p, "all", &all);
+	for (unsigned int i = 0; i < s->ncpus; i++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "%u", s->cpu[i].cpu);
+		print_row(&p, name, &s->cpu[i]);
+		freqs |= s->cpu[i].nbins > 0;
 	}
 	if (freqs) {
 		begin(&p);
-		put(&p, "time in each frequency (kHz total_s/busy_s):");
+		put(&p, "time in state (kHz %% of time total_s/busy_s; "
+			 "an interval whose ends differ is split in two):");
 		end(&p);
 		print_freqs(&p, s);
 	}
+	print_tis(&p, s);
 	print_invalid(&p, s);
 	print_stat(&p, s);
 }

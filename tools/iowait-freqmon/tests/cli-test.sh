@@ -133,7 +133,7 @@ replay-stale | replay-live)
 	[[ $(grep -vc '^#' "$tmp/o.tsv") == $(($(wc -l <"$dir/expected.tsv") + 1)) ]] ||
 		fail "not exactly one header line"
 	[[ $(grep -v '^#' "$tmp/o.tsv" | head -1) == \
-		$'time_s\tcpu\tbusy\tidle\tiowait\tfreq_khz\tvalid' ]] ||
+		$'time_s\tcpu\tbusy\tidle\tiowait\tfreq_khz\tvalid\tseq\tfreq_start_khz\tstart_s' ]] ||
 		fail "column header line"
 	head -1 "$tmp/o.tsv" | grep -Eq '^# iowait-freqmon [0-9.]+$' || fail "first line"
 	mode='stale-corrected'
@@ -149,7 +149,9 @@ replay-stale | replay-live)
 	expect_grep "$tmp/err" '^summary: [56] samples over 0\.0[56]0000 s'
 	if [[ $case_name == replay-stale ]]; then
 		expect_grep "$tmp/o.tsv" '^# cpufreq: cpus=0 driver=emu-cpufreq governor=ondemand'
-		expect_grep "$tmp/err" '^0 .* 1976471 +6 +0$'
+		# busy time split between the frequencies read at both ends
+		# when they differ (1976471 with the end's reading alone)
+		expect_grep "$tmp/err" '^0 .* 1811765 +6 +0$'
 		expect_grep "$tmp/err" 'cpu1 invalid samples: absent 1 first 1'
 	else
 		expect_grep "$tmp/err" 'cpu1 invalid samples: fields 1 first 1 excess 1'
@@ -164,11 +166,11 @@ json)
 	[[ $(json "$tmp/o.json" 'd["meta"]["timer_list_mode"], d["meta"]["cpu_list"], d["meta"]["interval_us"]') == "stale-corrected [0, 1] 1000" ]] ||
 		fail "meta"
 	# every sample equals the TSV contract's expected row
-	json "$tmp/o.json" '"\n".join("%.6f\t%d\t%.4f\t%.4f\t%.4f\t%s\t%d" % (s["t"], s["cpu"], s["busy"], s["idle"], s["iowait"], "" if s["freq_khz"] is None else s["freq_khz"], s["valid"]) for s in d["samples"])' |
+	json "$tmp/o.json" '"\n".join("%.6f\t%d\t%.4f\t%.4f\t%.4f\t%s\t%d\t%d\t%s\t%.6f" % (s["t"], s["cpu"], s["busy"], s["idle"], s["iowait"], "" if s["freq_khz"] is None else s["freq_khz"], s["valid"], s["seq"], "" if s["freq_start_khz"] is None else s["freq_start_khz"], s["t_start"]) for s in d["samples"])' |
 		diff -u "$fix/replay-stale/expected.tsv" - >&2 || fail "samples differ"
-	[[ $(json "$tmp/o.json" 'd["summary"]["cpus"][0]["mean_busy_freq_khz"]') == 1976471 ]] ||
+	[[ $(json "$tmp/o.json" 'd["summary"]["cpus"][0]["mean_busy_freq_khz"]') == 1811765 ]] ||
 		fail "mean busy frequency"
-	[[ $(json "$tmp/o.json" '[(f["khz"], f["time_s"]) for f in d["summary"]["cpus"][0]["freq_residency"]]') == "[(800000, 0.02), (1600000, 0.01), (2400000, 0.03)]" ]] ||
+	[[ $(json "$tmp/o.json" '[(f["khz"], f["time_s"]) for f in d["summary"]["cpus"][0]["freq_residency"]]') == "[(800000, 0.025), (1600000, 0.01), (2400000, 0.025)]" ]] ||
 		fail "frequency residency"
 	[[ $(json "$tmp/o.json" 'd["summary"]["cpus"][1]["invalid_reasons"]["absent"], d["summary"]["samples"]') == "1 6" ]] ||
 		fail "summary counts"
@@ -191,23 +193,177 @@ trace)
 		assert sort == {1: 0, 2: 1}, sort
 		load = [e for e in ev if e["ph"] == "C" and e["name"] == "load"]
 		freq = [e for e in ev if e["ph"] == "C" and e["name"] == "freq_khz"]
-		# 12 rows, 2 invalid (cpu1 absent, then first): left out
-		assert len(load) == 10 and len(freq) == 10, (len(load), len(freq))
-		first = [e for e in load if e["pid"] == 1][0]
-		assert first["ts"] == 10000.0, first      # microseconds
-		assert first["args"] == {"busy": 0.5, "iowait": 0.2}, first
+		# 12 rows (2 invalid: held as invalid 1) and a closing event per CPU
+		assert len(load) == 14, len(load)
+		l0 = [e for e in load if e["pid"] == 1]
+		# stamped at the START of the interval they describe: a counter
+		# holds its value until the next event
+		assert [e["ts"] for e in l0] == [0.0, 10000.0, 20000.0, 30000.0,
+		                                 40000.0, 50000.0, 60000.0], l0
+		assert l0[0]["args"] == {"busy": 0.5, "iowait": 0.2, "invalid": 0}, l0
+		assert l0[-1]["args"] == {"busy": 0, "iowait": 0, "invalid": 0}, l0
+		l1 = [e for e in load if e["pid"] == 2]
+		assert [e["args"]["invalid"] for e in l1] == [0, 0, 1, 1, 0, 0, 0], l1
+		# frequencies where they were read: the baseline, then each end
 		f0 = [e for e in freq if e["pid"] == 1]
-		assert [e["args"]["freq"] for e in f0] == [2400000, 2400000, 1600000,
-		                                           800000, 800000, 2400000]
+		assert [(e["ts"], e["args"]["freq"]) for e in f0] == [
+		    (0.0, 800000), (10000.0, 2400000), (20000.0, 2400000),
+		    (30000.0, 1600000), (40000.0, 800000), (50000.0, 800000),
+		    (60000.0, 2400000)], f0
 		assert all(set(e) >= {"ph", "name", "pid", "tid", "ts", "args"}
 		           for e in load + freq)
 		assert d["otherData"]["meta"]["timer_list"] == "v0.9"
 		assert d["otherData"]["summary"]["samples"] == 6
 	EOF
 	;;
+time)
+	# the exact rate and the clock in the header
+	expect_status 0 "$bin" --root "$stale" --replay -r 3000 -o "$tmp/o.tsv"
+	expect_grep "$tmp/o.tsv" '^# rate_hz: 3000$'
+	expect_grep "$tmp/o.tsv" '^# interval_ns: 333333\.333$'
+	expect_grep "$tmp/o.tsv" '^# interval_us: 333$'
+	expect_grep "$tmp/o.tsv" '^# clock: relative$'
+	expect_grep "$tmp/o.tsv" '^# start_monotonic_ns: 100000000000$'
+	expect_grep "$tmp/err" 'rate 3000 Hz \(interval 333333\.333 ns\)'
+	expect_status 0 "$bin" --root "$stale" --replay -i 0.3 -o "$tmp/i.tsv"
+	expect_grep "$tmp/i.tsv" '^# rate_hz: 3333\.333333$'
+	expect_grep "$tmp/i.tsv" '^# interval_ns: 300000\.000$'
+	# seq: 1, 2, ... per sample, the same on every CPU's row
+	rows "$tmp/o.tsv" | awk -F'\t' '{ if ($8 != int((NR + 1) / 2)) bad = 1 } END { exit bad }' ||
+		fail "seq column"
+	# --clock monotonic: CLOCK_MONOTONIC ("now at") in every format
+	expect_status 0 "$bin" --root "$stale" --replay --clock monotonic -o "$tmp/m.tsv"
+	expect_grep "$tmp/m.tsv" '^# clock: monotonic$'
+	[[ $(rows "$tmp/m.tsv" | head -1 | cut -f1,10) == $'100.010000\t100.000000' ]] ||
+		fail "monotonic TSV time: $(rows "$tmp/m.tsv" | head -1)"
+	expect_status 0 "$bin" --root "$stale" --replay --clock monotonic -f json \
+		-o "$tmp/m.json"
+	[[ $(json "$tmp/m.json" 'd["meta"]["clock"], d["meta"]["rate_hz"], d["meta"]["start_monotonic_ns"], d["samples"][0]["t_start"], d["samples"][0]["t"], d["samples"][0]["seq"]') == "monotonic 100 100000000000 100.0 100.01 1" ]] ||
+		fail "monotonic JSON"
+	expect_status 0 "$bin" --root "$stale" --replay --clock monotonic -f trace \
+		-o "$tmp/m.trace"
+	[[ $(json "$tmp/m.trace" '[e["ts"] for e in d["traceEvents"] if e["ph"] == "C" and e["pid"] == 1 and e["name"] == "load"][:2]') == "[100000000.0, 100010000.0]" ]] ||
+		fail "monotonic trace"
+	expect_status 2 "$bin" --root "$stale" --replay --clock wall
+	expect_grep "$tmp/err" "unknown --clock 'wall' \(relative or monotonic\)"
+	;;
+ramp)
+	# frequency rises mid-burst: the busy time is credited to the
+	# frequency in force (2000 MHz exactly, see gen-fixtures.py)
+	ramp=$fix/replay-ramp
+	expect_status 0 "$bin" --root "$ramp" --replay -o "$tmp/o.tsv"
+	rows "$tmp/o.tsv" | diff -u "$ramp/expected.tsv" - >&2 ||
+		fail "rows differ from $ramp/expected.tsv"
+	# the old attribution, from the rows: the reading at the end (biased
+	# up by 10%), and at the start (biased down)
+	bias() {	# bias COLUMN: busy-weighted mean kHz of CPU 0
+		rows "$tmp/o.tsv" | awk -F'\t' -v c="$1" \
+			'$2 == 0 && $7 == 1 { b += $3; f += $3 * $c } END { printf "%.0f\n", f / b }'
+	}
+	[[ $(bias 6) == 2200000 ]] || fail "end attribution: $(bias 6), want 2200000"
+	[[ $(bias 9) == 1800000 ]] || fail "start attribution: $(bias 9), want 1800000"
+	expect_grep "$tmp/err" '^0 +0\.120000 +0\.120000 +0\.000000 +50\.00 +50\.00 +0\.00 +2000 +1000 +2000000 +24 +0$'
+	expect_grep "$tmp/err" '^all +0\.120000 +0\.360000 +0\.000000 +25\.00 +75\.00 +0\.00 +2000 +500 +2000000 +48 +0$'
+	expect_grep "$tmp/err" '^  cpu0: 800000 50\.0% 0\.120/0\.015 1600000 12\.5% 0\.030/0\.030 2400000 37\.5% 0\.090/0\.075$'
+	# cross-checked with cpufreq's stats/time_in_state
+	expect_grep "$tmp/err" '^cpufreq time_in_state cross-check'
+	expect_grep "$tmp/err" '^  policy of cpu0 \(sampled cpu0\): 2400000 37\.5/37\.5 1600000 12\.5/12\.5 800000 50\.0/50\.0$'
+	expect_status 0 "$bin" --root "$ramp" --replay -f json -o "$tmp/o.json"
+	[[ $(json "$tmp/o.json" 'd["summary"]["cpus"][0]["mean_busy_freq_khz"], d["summary"]["all"]["bzy_mhz"], d["summary"]["all"]["avg_mhz"], d["summary"]["cpus"][0]["split_intervals"]') == "2000000 2000 500 9" ]] ||
+		fail "JSON mean busy frequency"
+	[[ $(json "$tmp/o.json" '[(s["khz"], s["stats_ticks"], s["stats_share"], s["sampler_share"]) for s in d["summary"]["time_in_state_check"][0]["states"]]') == "[(2400000, 9, 0.375, 0.375), (1600000, 3, 0.125, 0.125), (800000, 12, 0.5, 0.5)]" ]] ||
+		fail "JSON time_in_state check"
+	# the governor and its tunables in every format's metadata
+	expect_grep "$tmp/o.tsv" '^# governor: cpus=0 governor=ondemand tunables=/sys/devices/system/cpu/cpufreq/ondemand ignore_nice_load=0 io_is_busy=1 powersave_bias=0 sampling_down_factor=1 sampling_rate=10000 up_threshold=80$'
+	[[ $(json "$tmp/o.json" 'd["meta"]["cpufreq"][1]["tunables"]["io_is_busy"], d["meta"]["cpufreq"][1]["tunables"]["up_threshold"], d["meta"]["cpufreq"][0]["tunables_dir"]') == "1 80 /sys/devices/system/cpu/cpufreq/ondemand" ]] ||
+		fail "JSON tunables"
+	expect_status 0 "$bin" --root "$ramp" --replay -f trace -o "$tmp/o.trace"
+	[[ $(json "$tmp/o.trace" 'd["otherData"]["meta"]["cpufreq"][0]["tunables"]["sampling_rate"]') == 10000 ]] ||
+		fail "trace tunables"
+	# a governor without a folder: no tunables, said so
+	# (a static copy: no valid sample, exit 3; the output is written)
+	expect_status 3 "$bin" --root "$fix/linux-6.1-v0.9" -d 0.01 -o "$tmp/s.tsv"
+	expect_grep "$tmp/s.tsv" '^# governor: cpus=0-1 governor=ondemand tunables=-$'
+	;;
+table)
+	# one block per second (turbostat style): header, all-CPU row, CPUs
+	make_root "$tmp/r" 2 500 1
+	expect_status 0 "$bin" --root "$tmp/r" --replay -r 1000 -f table -o "$tmp/t"
+	[[ $(grep -c '^ *time_s  *CPU  *Busy%  *IOwait%  *Idle%  *Bzy_MHz  *Avg_MHz$' "$tmp/t") == 3 ]] ||
+		fail "3 blocks of 2.495 s"
+	[[ $(awk '$2 == "-" { print $1 }' "$tmp/t" | tr '\n' ' ') == "1.000 2.000 2.495 " ]] ||
+		fail "block times: $(awk '$2 == "-"' "$tmp/t")"
+	expect_grep "$tmp/t" '^ +1\.000 +0 +25\.00 +25\.00 +50\.00 +- +-$'
+	expect_grep "$tmp/t" '^summary: 499 samples'
+	! grep -q $'\t' "$tmp/t" || fail "TSV rows in the table"
+	# the default on a terminal without -o; -o or -f still give TSV
+	if command -v script >/dev/null; then
+		script -qec "$bin --root $fix/replay-ramp --replay" /dev/null \
+			>"$tmp/tty" 2>&1 </dev/null
+		expect_grep "$tmp/tty" '^ +0\.240 +0 +50\.00 +0\.00 +50\.00 +2000 +1000'
+		expect_grep "$tmp/tty" '^start 20[0-9-]+T[0-9:.]+Z, CLOCK_MONOTONIC 300000000000 ns; times: relative'
+		expect_grep "$tmp/tty" '^governor of CPUs 0: ondemand ignore_nice_load=0 io_is_busy=1 powersave_bias=0 sampling_down_factor=1 sampling_rate=10000 up_threshold=80'
+		! grep -q $'\t' "$tmp/tty" || fail "TSV rows on a terminal"
+		script -qec "$bin --root $fix/replay-ramp --replay -f tsv" /dev/null \
+			>"$tmp/tty2" 2>&1 </dev/null
+		grep -q $'^0.010000\t0\t1.0000' "$tmp/tty2" || fail "-f tsv on a terminal"
+		script -qec "$bin --root $fix/replay-ramp --replay -o $tmp/f.tsv" \
+			/dev/null >"$tmp/tty3" 2>&1 </dev/null
+		diff -u "$fix/replay-ramp/expected.tsv" <(rows "$tmp/f.tsv") >&2 ||
+			fail "-o on a terminal"
+	fi
+	;;
+v0.11)
+	# timer_list without sleep times: /proc/stat at USER_HZ, said once
+	v11=$fix/replay-v0.11
+	expect_status 0 "$bin" --root "$v11" --replay -o "$tmp/o.tsv"
+	rows "$tmp/o.tsv" | diff -u "$v11/expected.tsv" - >&2 ||
+		fail "rows differ from $v11/expected.tsv"
+	[[ $(grep -c 'warning: Timer List Version v0.11 has no idle_sleeptime/iowait_sleeptime: idle and iowait come from /proc/stat, at USER_HZ (100 Hz: a resolution of 10 ms per CPU)$' "$tmp/err") == 1 ]] ||
+		fail "one warning on stderr"
+	expect_grep "$tmp/o.tsv" '^# timer_list: v0\.11 proc-stat$'
+	expect_grep "$tmp/o.tsv" '^# idle_source: /proc/stat resolution_ns=10000000 user_hz=100$'
+	expect_grep "$tmp/err" '^idle/iowait source: /proc/stat \(timer_list has no sleep times\), resolution 10000 us \(USER_HZ 100\)$'
+	expect_grep "$tmp/err" '^0 +0\.050000 +0\.020000 +0\.030000 '
+	expect_grep "$tmp/err" '^  cpu0: stat 50\.0/20\.0/30\.0 \| sampler 50\.0/20\.0/30\.0$'
+	grep -q 'untested' "$tmp/err" && fail "v0.11 is known"
+	expect_status 0 "$bin" --root "$v11" --replay -f json -o "$tmp/o.json"
+	[[ $(json "$tmp/o.json" 'd["meta"]["timer_list_mode"], d["meta"]["idle_source"], d["meta"]["idle_resolution_ns"], d["summary"]["idle_source"], d["summary"]["idle_resolution_ns"]') == "proc-stat /proc/stat 10000000 /proc/stat 10000000" ]] ||
+		fail "JSON idle source"
+	# timer_list v0.9 has its sleep times: the header says so
+	expect_status 0 "$bin" --root "$stale" --replay -o "$tmp/s.tsv"
+	expect_grep "$tmp/s.tsv" '^# idle_source: timer_list resolution_ns=1$'
+	# never silent zeros: no /proc/stat, no run
+	cp -r "$v11" "$tmp/nostat"
+	rm -f "$tmp/nostat/proc/stat" "$tmp/nostat/proc/stat".*
+	expect_status 3 "$bin" --root "$tmp/nostat" --replay -o "$tmp/n.tsv"
+	expect_grep "$tmp/err" 'timer_list(\.0)? has no idle sleep times, and /proc/stat cannot be read: No such file'
+	[[ ! -e $tmp/n.tsv ]] || [[ -z $(rows "$tmp/n.tsv") ]] || fail "rows without a source"
+	# a /proc/stat without CPU lines at the start: no run either
+	cp -r "$v11" "$tmp/badstat"
+	echo garbage >"$tmp/badstat/proc/stat.0"
+	expect_status 3 "$bin" --root "$tmp/badstat" --replay -q
+	expect_grep "$tmp/err" 'cannot read .*timer_list or /proc/stat: No data'
+	# a later version without them: the same fallback, and a warning
+	cp -r "$v11" "$tmp/v12"
+	sed -i 's/^Timer List Version: v0\.11$/Timer List Version: v0.12/' "$tmp/v12"/proc/timer_list.*
+	expect_status 0 "$bin" --root "$tmp/v12" --replay -q
+	expect_grep "$tmp/err" 'v0\.12 is untested'
+	expect_grep "$tmp/err" '^idle/iowait source: /proc/stat'
+	# a malformed file is no v0.11: still refused
+	expect_status 3 "$bin" --root "$fix/broken-non-numeric"
+	expect_grep "$tmp/err" 'no CPU block has the idle accounting fields'
+	;;
 command)
 	expect_status 5 "$bin" --root "$stale" --replay -r 100 -q -- sh -c 'sleep 0.1; exit 5'
 	expect_grep "$tmp/err" '^command exit status: 5$'
+	# perf stat's three times, from wait4()
+	expect_grep "$tmp/err" '^command time: 0\.[1-9][0-9]{5} s elapsed, [0-9]+\.[0-9]{6} s user, [0-9]+\.[0-9]{6} s sys$'
+	# shellcheck disable=SC2016 # expanded by the command's shell
+	expect_status 0 "$bin" --root "$stale" --replay -r 100 -q -f json -o "$tmp/c.json" -- \
+		sh -c 'i=0; while [ $i -lt 300000 ]; do i=$((i + 1)); done'
+	[[ $(json "$tmp/c.json" 'd["summary"]["command_time"]["user_s"] + d["summary"]["command_time"]["sys_s"] > 0.05 and d["summary"]["command_time"]["elapsed_s"] >= d["summary"]["command_time"]["user_s"] * 0.5') == True ]] ||
+		fail "command user/sys time: $(json "$tmp/c.json" 'd["summary"]["command_time"]')"
 	expect_grep "$tmp/err" '^summary: '
 	expect_status 143 "$bin" --root "$stale" --replay -r 100 -q -- sh -c 'kill -TERM $$'
 	expect_status 0 "$bin" --root "$stale" --replay -r 100 -q true
@@ -255,7 +411,7 @@ duration)
 	n=$(rows "$tmp/o.tsv" | wc -l)
 	[[ $n -ge 20 && $n -le 40 && $((n % 2)) == 0 ]] || fail "$n rows for 0.2 s at 100 Hz on 2 CPUs"
 	expect_status 0 "$bin" --root "$fix/replay-stale" --replay -i 0.5 -q
-	expect_grep "$tmp/err" 'interval 500 us'
+	expect_grep "$tmp/err" 'rate 2000 Hz \(interval 500000\.000 ns\)'
 	;;
 sources)
 	expect_status 3 "$bin" --root "$tmp/nonexistent"
@@ -271,7 +427,7 @@ sources)
 	expect_status 3 "$bin" --root "$fix/broken-absent-cpu" -c 0-1 -r 1000 -d 0.01 \
 		-o "$tmp/o.tsv"
 	expect_grep "$tmp/err" 'warning: CPU 1 is not in timer_list now'
-	rows "$tmp/o.tsv" | awk '$2 == 1 && $NF != 0 { bad = 1 } END { exit bad }' ||
+	rows "$tmp/o.tsv" | awk -F'\t' '$2 == 1 && $7 != 0 { bad = 1 } END { exit bad }' ||
 		fail "absent CPU rows must be invalid"
 	# a replay snapshot without a header: no row, counted, the run goes on
 	cp -r "$fix/replay-stale" "$tmp/r"
@@ -410,7 +566,7 @@ newline)
 		expect_status 0 "$bin" --root "$root" --replay -r 1000 -o "$tmp/o.tsv" \
 			-- sh -c $'sleep 0.2\necho x'
 		[[ $(grep -v '^#' "$tmp/o.tsv" | head -1) == \
-			$'time_s\tcpu\tbusy\tidle\tiowait\tfreq_khz\tvalid' ]] ||
+			$'time_s\tcpu\tbusy\tidle\tiowait\tfreq_khz\tvalid\tseq\tfreq_start_khz\tstart_s' ]] ||
 			fail "column header line, root $root"
 		[[ $(grep -vc '^#' "$tmp/o.tsv") == 13 ]] || fail "header + 12 rows, root $root"
 		rows "$tmp/o.tsv" | diff -u "$stale/expected.tsv" - >&2 ||

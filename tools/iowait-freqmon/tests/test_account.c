@@ -378,8 +378,47 @@ static void simulate(uint64_t interval, bool livemode, unsigned int seed)
 	free(seg);
 }
 
+/*
+ * /proc/stat's USER_HZ sums (timer_list v0.11): a tick more than the
+ * interval lasted is tolerated and carried over; fractions stay in [0, 1]
+ * and the totals come right.
+ */
+static void test_coarse(void)
+{
+	const uint64_t res = 10 * MS, t0 = 400 * SEC;
+	struct acct_cpu st = { 0 };
+	struct acct_interval iv;
+	uint64_t idle = 100 * res, tot_idle = 0, tot_busy = 0;
+	/* ticks counted per 10 ms interval: unevenly, 10 in 10 intervals */
+	const unsigned int ticks[10] = { 0, 2, 0, 2, 1, 1, 0, 2, 1, 1 };
+
+	acct_step_coarse(&st, true, idle, 0, t0, 0, res, &iv);
+	CHECK(iv.invalid == ACCT_FIRST);
+	for (unsigned int k = 0; k < 10; k++) {
+		idle += ticks[k] * res;
+		acct_step_coarse(&st, true, idle, 0, t0 + (k + 1) * 10 * MS,
+				 10 * MS, res, &iv);
+		CHECK(iv.invalid == 0);
+		CHECK(iv.idle_ns <= 10 * MS);
+		CHECK_U64(iv.busy_ns + iv.idle_ns + iv.iowait_ns, 10 * MS);
+		tot_idle += iv.idle_ns;
+		tot_busy += iv.busy_ns;
+	}
+	/* the first interval saw no tick: 10 ms busy, the rest idle */
+	CHECK_U64(tot_busy, 10 * MS);
+	CHECK_U64(tot_idle, 90 * MS);
+	/* two ticks more than the interval: beyond the resolution, excess */
+	idle += 3 * res;
+	acct_step_coarse(&st, true, idle, 0, t0 + 110 * MS, 10 * MS, res, &iv);
+	CHECK(iv.invalid == ACCT_EXCESS);
+	/* absent from /proc/stat (offline) */
+	acct_step_coarse(&st, false, 0, 0, t0 + 120 * MS, 10 * MS, res, &iv);
+	CHECK(iv.invalid == ACCT_ABSENT);
+}
+
 int main(void)
 {
+	test_coarse();
 	test_pending();
 	test_basic();
 	test_invalid();

@@ -16,10 +16,13 @@
 #include "command.h"
 #include "cpufreq_source.h"
 #include "cpulist.h"
+#include "discover.h"
 #include "fixture.h"
 #include "meta.h"
 #include "outbuf.h"
+#include "rate.h"
 #include "ring.h"
+#include "sampler.h"
 #include "srcfile.h"
 #include "stat.h"
 #include "summary.h"
@@ -348,6 +351,120 @@ static void test_summary(void)
 	free(smp);
 }
 
+static void test_rate(void)
+{
+	struct ifm_rate r3k = { NSEC_PER_SEC / 3000, 3000 };
+	struct ifm_rate i300 = { 300000, 0 };
+	char buf[32];
+
+	/* exact: no truncated interval accumulating (333333 ns x 3000) */
+	CHECK_U64(rate_deadline(&r3k, 1), 333333);
+	CHECK_U64(rate_deadline(&r3k, 2), 666666);
+	CHECK_U64(rate_deadline(&r3k, 3000), NSEC_PER_SEC);
+	CHECK_U64(rate_deadline(&r3k, 3000ULL * 86400 * 365),
+		  86400ULL * 365 * NSEC_PER_SEC);
+	CHECK_U64(rate_deadline(&i300, 7), 2100000);
+	/* the next deadline strictly after any offset */
+	for (uint64_t off = 0; off < 5000000; off += 77777) {
+		uint64_t k = rate_next_index(&r3k, off);
+
+		CHECK(rate_deadline(&r3k, k) > off);
+		CHECK(k == 1 || rate_deadline(&r3k, k - 1) <= off);
+		k = rate_next_index(&i300, off);
+		CHECK(rate_deadline(&i300, k) > off);
+		CHECK(k == 1 || rate_deadline(&i300, k - 1) <= off);
+	}
+	CHECK_U64(rate_next_index(&r3k, 333333), 2);
+	CHECK_U64(rate_next_index(&r3k, 333332), 1);
+	CHECK_STR(rate_format_hz(&r3k, buf, sizeof(buf)), "3000");
+	CHECK_STR(rate_format_interval_ns(&r3k, buf, sizeof(buf)),
+		  "333333.333");
+	CHECK_STR(rate_format_hz(&i300, buf, sizeof(buf)), "3333.333333");
+	CHECK_STR(rate_format_interval_ns(&i300, buf, sizeof(buf)),
+		  "300000.000");
+	i300.interval_ns = 500000;
+	CHECK_STR(rate_format_hz(&i300, buf, sizeof(buf)), "2000");
+}
+
+/* Busy time goes to the frequency in force: split when the ends differ. */
+static void test_summary_split(void)
+{
+	unsigned int cpus[1] = { 0 };
+	struct summary s;
+	struct sample *smp = calloc(1, sample_size(1));
+
+	CHECK(summary_init(&s, cpus, 1) == 0);
+	smp->ncpus = 1;
+	smp->dt_ns = 10000000;
+	smp->cpu[0].busy_ns = 10000000;
+	smp->cpu[0].freq0_khz = 800000;		/* ramp: 800 -> 2400 MHz */
+	smp->cpu[0].freq_khz = 2400000;
+	summary_add(&s, smp);
+	smp->cpu[0].freq0_khz = 2400000;
+	summary_add(&s, smp);
+	/* 5 ms at 800, 15 ms at 2400 MHz: 2000 MHz (the end alone: 2400) */
+	CHECK(summary_mean_busy_khz(&s.cpu[0]) > 1999999.9 &&
+	      summary_mean_busy_khz(&s.cpu[0]) < 2000000.1);
+	CHECK_U64(s.cpu[0].nbins, 2);
+	CHECK_U64(s.cpu[0].bins[0].time_ns, 5000000);
+	CHECK_U64(s.cpu[0].bins[1].time_ns, 15000000);
+	CHECK_U64(s.cpu[0].nsplit, 1);
+	/* start unknown: the end's reading */
+	smp->cpu[0].freq0_khz = 0;
+	smp->cpu[0].freq_khz = 800000;
+	summary_add(&s, smp);
+	CHECK_U64(s.cpu[0].bins[0].time_ns, 15000000);
+	summary_free(&s);
+	free(smp);
+}
+
+/*
+ * seq tells a dropped sample (ring full: a gap) from a missed deadline (no
+ * gap, a longer interval): the sampler on the ramp replay, nobody draining
+ * its ring of 16 slots at first.
+ */
+static void test_sampler_seq(void)
+{
+	struct discovery d = { .root = FIXTURES "/replay-ramp",
+			       .replay = true };
+	struct summary sum;
+	struct ring ring;
+	struct sampler s;
+	uint64_t expect = 1, got = 0;
+	struct sample *smp;
+
+	CHECK(discover(&d) == 0);
+	CHECK(summary_init(&sum, d.cpu, d.ncpus) == 0);
+	CHECK(ring_init(&ring, 16, sample_size(d.ncpus)) == 0);
+	s = (struct sampler){
+		.interval_ns = 10000000, .tl_file = &d.tl_file,
+		.reader = &d.reader, .cpu = d.cpu, .ncpus = d.ncpus,
+		.ring = &ring, .sum = &sum, .notify_fd = -1,
+	};
+	CHECK(sampler_init(&s) == 0);
+	CHECK(sampler_prime(&s) == 0);
+	for (int k = 0; k < 20; k++)
+		CHECK(sampler_take(&s) == 0);
+	CHECK_U64(sum.ndropped, 4);
+	while ((smp = ring_peek(&ring))) {
+		CHECK_U64(smp->seq, expect);
+		CHECK_U64(smp->t_ns - smp->dt_ns, (expect - 1) * 10000000);
+		expect++;
+		got++;
+		ring_release(&ring);
+	}
+	CHECK_U64(got, 16);
+	/* the next sample after the 4 dropped: seq 21, a gap of 4 */
+	CHECK(sampler_take(&s) == 0);
+	smp = ring_peek(&ring);
+	CHECK(smp && smp->seq == 21 && smp->t_ns == 210000000 &&
+	      smp->dt_ns == 10000000);
+	sampler_free(&s);
+	ring_free(&ring);
+	summary_free(&sum);
+	discovery_free(&d);
+}
+
 static void test_command(void)
 {
 	char *ok[] = { "sh", "-c", "exit 7", NULL };
@@ -393,5 +510,8 @@ int main(void)
 	test_cpufreq();
 	test_summary();
 	test_command();
+	test_rate();
+	test_summary_split();
+	test_sampler_seq();
 	return check_report("test_units");
 }
