@@ -308,6 +308,45 @@ class GnuplotTest(unittest.TestCase):
         self.assertIn("must end in .png or .svg", res.stdout + res.stderr)
 
 
+class FreqSplitTest(unittest.TestCase):
+    """An interval whose frequency changed between its start
+    (freq_start_khz) and its end (freq_khz) credits half its busy time to
+    each, as iowait-freqmon's summary does; without freq_start_khz the end
+    frequency stands for the whole interval."""
+
+    ROWS = [  # time_s cpu busy idle iowait freq_khz valid seq freq_start_khz start_s
+        "0.010000\t0\t1.0000\t0.0000\t0.0000\t2400000\t1\t0\t800000\t0.000000",
+        "0.020000\t0\t1.0000\t0.0000\t0.0000\t2400000\t1\t1\t2400000\t0.010000",
+    ]
+
+    def load(self, header, rows):
+        import importlib.machinery
+        import importlib.util
+        loader = importlib.machinery.SourceFileLoader("report_mod", str(REPORT))
+        spec = importlib.util.spec_from_loader("report_mod", loader)
+        mod = importlib.util.module_from_spec(spec)
+        loader.exec_module(mod)
+        with tempfile.TemporaryDirectory() as d:
+            p = Path(d) / "s.tsv"
+            p.write_text("# interval_us: 10000\n" + header + "\n" + "\n".join(rows) + "\n")
+            return mod.load_samples(p, None).cpus[0]
+
+    def test_split(self):
+        # 10 ms at 800 -> 2400: 5 ms each; 10 ms at 2400. Busy 20 ms:
+        # 5 ms at 800 MHz, 15 ms at 2400 MHz, mean (5 x 800 + 15 x 2400) / 20.
+        c = self.load("time_s\tcpu\tbusy\tidle\tiowait\tfreq_khz\tvalid\tseq\tfreq_start_khz\tstart_s",
+                      self.ROWS)
+        self.assertAlmostEqual(c.tis[800000], 0.005)
+        self.assertAlmostEqual(c.tis[2400000], 0.015)
+        self.assertAlmostEqual(c.busy_mhz_s / c.busy_freq_s, 2000.0)
+
+    def test_end_only(self):
+        rows = ["\t".join(r.split("\t")[:7]) for r in self.ROWS]
+        c = self.load("time_s\tcpu\tbusy\tidle\tiowait\tfreq_khz\tvalid", rows)
+        self.assertEqual(set(c.tis), {2400000})
+        self.assertAlmostEqual(c.busy_mhz_s / c.busy_freq_s, 2400.0)
+
+
 class BadInputTest(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory(prefix="test-report-")
