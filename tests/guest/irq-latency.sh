@@ -42,7 +42,10 @@ measure() {
 	fi
 	cyclictest -m -p 95 -a 0 -t 1 -i 1000 -D "$secs" -q -h 30000 >"$out/hist" 2>"$out/err" ||
 		fail "cyclictest failed: $(cat "$out/err")"
-	[[ -n $pid ]] && { kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true; }
+	if [[ -n $pid ]]; then
+		kill "$pid" 2>/dev/null || true
+		wait "$pid" 2>/dev/null || true
+	fi
 	awk '
 		/^[0-9]+ [0-9]+$/ { n[$1 + 0] = $2 + 0; total += $2; next }
 		/^# Histogram Overflows:/ { over = $4 + 0 }
@@ -63,7 +66,8 @@ bad=0
 for hog in busy idle; do
 	declare -A avg=() p99=() max=()
 	for f in "${freqs[@]}"; do
-		read -r "avg[$f]" "p99[$f]" "max[$f]" < <(measure "$f" "$hog")
+		measure "$f" "$hog" >"$out/res"
+		read -r "avg[$f]" "p99[$f]" "max[$f]" <"$out/res"
 	done
 	echo "# cpu0 $hog: P-state_kHz avg_us p99_us max_us (limit: ${factor}x the top P-state + ${slack} us)"
 	for f in "${freqs[@]}"; do
