@@ -234,10 +234,9 @@ static void json_tis(struct outbuf *ob, const struct summary *s)
 	for (unsigned int i = 0; i < s->ntis; i++) {
 		const struct summary_tis *t = &s->tis[i];
 		const struct summary_cpu *c = &s->cpu[t->sidx];
-		uint64_t ttot = 0, stot = summary_freq_time_ns(c);
+		uint64_t ttot = summary_tis_ticks(t);
+		uint64_t stot = summary_freq_time_ns(c);
 
-		for (unsigned int f = 0; f < t->delta.n; f++)
-			ttot += t->delta.ticks[f];
 		outbuf_puts(ob, i ? ",{" : "{");
 		key(ob, "policy_cpu", 1);
 		outbuf_u64(ob, t->policy_cpu);

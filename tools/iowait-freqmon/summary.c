@@ -98,6 +98,15 @@ uint64_t summary_freq_time_ns(const struct summary_cpu *c)
 	return t;
 }
 
+uint64_t summary_tis_ticks(const struct summary_tis *t)
+{
+	uint64_t n = 0;
+
+	for (unsigned int f = 0; f < t->delta.n; f++)
+		n += t->delta.ticks[f];
+	return n;
+}
+
 uint64_t summary_bin_ns(const struct summary_cpu *c, uint32_t khz)
 {
 	for (unsigned int b = 0; b < c->nbins; b++)
@@ -343,10 +352,9 @@ static void print_tis(struct printer *p, const struct summary *s)
 	for (unsigned int i = 0; i < s->ntis; i++) {
 		const struct summary_tis *t = &s->tis[i];
 		const struct summary_cpu *c = &s->cpu[t->sidx];
-		uint64_t ttot = 0, stot = summary_freq_time_ns(c);
+		uint64_t ttot = summary_tis_ticks(t);
+		uint64_t stot = summary_freq_time_ns(c);
 
-		for (unsigned int f = 0; f < t->delta.n; f++)
-			ttot += t->delta.ticks[f];
 		begin(p);
 		put(p, "  policy of cpu%u (sampled cpu%u):", t->policy_cpu,
 		    c->cpu);

@@ -118,6 +118,8 @@ double summary_process_share(const struct summary *s);
 double summary_mean_busy_khz(const struct summary_cpu *c);
 /* Time with a known frequency (the bins and "other"). */
 uint64_t summary_freq_time_ns(const struct summary_cpu *c);
+/* Ticks of a policy's time_in_state delta, all frequencies together. */
+uint64_t summary_tis_ticks(const struct summary_tis *t);
 /* Time of @c at @khz (0 if no bin). */
 uint64_t summary_bin_ns(const struct summary_cpu *c, uint32_t khz);
 
