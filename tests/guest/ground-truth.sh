@@ -6,10 +6,10 @@
 # BURST_MS of computing, for SECONDS) under ondemand (this kernel's default
 # io_is_busy), sampled by iowait-freqmon at RATE Hz on cpu1 and recorded at
 # the same time by
-#   perf record -k CLOCK_MONOTONIC -a -e power:cpu_idle -e power:cpu_frequency
-#     -e sched:sched_switch -e sched:sched_wakeup -e sched:sched_migrate_task
-#     -e sched:sched_stat_iowait -e block:block_rq_issue -e block:block_rq_complete
-# with kernel.sched_schedstats=1. scripts/trace-timeline --align cuts the
+#   perf record -k CLOCK_MONOTONIC -a $(scripts/trace-timeline --record-events)
+# (cpu_idle, cpu_frequency, sched, sched_stat_iowait, block, and the
+# interrupt handlers' irq and irq_vectors events) with
+# kernel.sched_schedstats=1. scripts/trace-timeline --align cuts the
 # trace like the sampler's rows; `trace-timeline compare` gives the errors.
 #
 # Fails when cpu0's sampled busy or iowait share is off the trace's by more
@@ -55,12 +55,11 @@ ss=$(sysctl -n kernel.sched_schedstats) || fail "no kernel.sched_schedstats (CON
 trap 'sysctl -q -w kernel.sched_schedstats="$ss" || true' EXIT
 sysctl -q -w kernel.sched_schedstats=1
 sleep 1
+mapfile -t events < <(python3 "$tl" --record-events) || fail "trace-timeline --record-events failed"
 
 # perf record must not write to a pipe or to the 9p share (mmap): $out is tmpfs.
 (cd "$out" && perf record -k CLOCK_MONOTONIC -a --no-buildid -m 1024 -o "$out/perf.data" \
-	-e power:cpu_idle -e power:cpu_frequency -e sched:sched_switch -e sched:sched_wakeup \
-	-e sched:sched_migrate_task -e sched:sched_stat_iowait \
-	-e block:block_rq_issue -e block:block_rq_complete -- \
+	"${events[@]}" -- \
 	"$bin/iowait-freqmon" -p 1 -r "$rate" -o "$out/run.tsv" -s "$out/run.summary" -- \
 	"$bin/io-alternate" -c 0 -t "$secs" -w "$chunks" "$disk" >"$out/ops" 2>"$out/perf.log") ||
 	fail "perf record / iowait-freqmon / io-alternate failed: $(tail -n 3 "$out/perf.log")"

@@ -502,7 +502,8 @@ class EdgeTest(unittest.TestCase):
         c = res.totals["cpus"]["3"]
         self.assertAlmostEqual(c["idle_s"], 0.002, places=12)
         self.assertAlmostEqual(c["busy_s"], 0.002, places=12)
-        # other events are counted and ignored
+        # events are counted; the handler entered at 3.0 and never left
+        # is busy time where the CPU is busy anyway
         self.assertEqual(res.totals["events"]["irq:irq_handler_entry"], 1)
         self.assertEqual(res.totals["events"]["cpu-clock:u"], 1)
 
@@ -511,6 +512,83 @@ class EdgeTest(unittest.TestCase):
 
     def test_plugin_layout(self):
         self.check(EDGE_PLUGIN)
+
+
+# Interrupt handlers inside idle (times in ms after 20.000, rows of 1 ms):
+# cpu0: w (pid 50) blocks in D at 0 (dstate mode: no sched_stat_iowait),
+#   cpu_idle entry at 0.2; local timer 2.0-2.5; softirq 2.5-3.5 with a
+#   hard interrupt nested in it 3.0-3.2; virtio's handler 5.0-5.6 wakes w
+#   at 5.2; cpu_idle exit 6.0; w runs, sleeps in S at 8.0; idle from 8.1;
+#   the last event (10.0) ends the window.
+#   busy [0,.2) [2,3.5) [5,5.6) [6,8.1) = 4.4; iowait [.2,2) [3.5,5) =
+#   3.3; idle [5.6,6) [8.1,10) = 2.3 (w was woken at 5.2, in the handler).
+#   Without the irq events: busy [0,.2) [6,8.1) = 2.3, iowait [.2,5.2) =
+#   5.0, idle [5.2,6) [8.1,10) = 2.7.
+# cpu1: a reschedule_exit at 0.1 whose entry came before the trace
+#   (ignored), cpu_idle entry 0.2, a call_function_single entry at 9.5
+#   never left: busy [0,.2) [9.5,10) = 0.7, idle 9.3.
+IRQ = """\
+               w    50 [000]    20.000000: sched:sched_switch: prev_comm=w prev_pid=50 prev_prio=120 prev_state=D ==> next_comm=swapper/0 next_pid=0 next_prio=120
+         swapper     0 [001]    20.000100: irq_vectors:reschedule_exit: vector=253
+         swapper     0 [000]    20.000200: power:cpu_idle: state=1 cpu_id=0
+         swapper     0 [001]    20.000200: power:cpu_idle: state=1 cpu_id=1
+         swapper     0 [000]    20.002000: irq_vectors:local_timer_entry: vector=236
+         swapper     0 [000]    20.002500: irq_vectors:local_timer_exit: vector=236
+         swapper     0 [000]    20.002500: irq:softirq_entry: vec=1 [action=TIMER]
+         swapper     0 [000]    20.003000: irq:irq_handler_entry: irq=11 name=virtio0
+         swapper     0 [000]    20.003200: irq:irq_handler_exit: irq=11 ret=handled
+         swapper     0 [000]    20.003500: irq:softirq_exit: vec=1 [action=TIMER]
+         swapper     0 [000]    20.005000: irq:irq_handler_entry: irq=11 name=virtio0
+         swapper     0 [000]    20.005200: sched:sched_wakeup: comm=w pid=50 prio=120 target_cpu=000
+         swapper     0 [000]    20.005600: irq:irq_handler_exit: irq=11 ret=handled
+         swapper     0 [000]    20.006000: power:cpu_idle: state=4294967295 cpu_id=0
+         swapper     0 [000]    20.006000: sched:sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=w next_pid=50 next_prio=120
+               w    50 [000]    20.008000: sched:sched_switch: prev_comm=w prev_pid=50 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120
+         swapper     0 [000]    20.008100: power:cpu_idle: state=1 cpu_id=0
+         swapper     0 [001]    20.009500: irq_vectors:call_function_single_entry: vector=251
+         swapper     0 [000]    20.010000: power:cpu_idle: state=4294967295 cpu_id=0
+"""
+
+
+class IrqTest(unittest.TestCase):
+    """Time in an interrupt handler is busy, also inside cpu_idle (IRQ)."""
+
+    def totals(self, text):
+        res = tt.analyse((text, "irq"), initial_freq=1000000)
+        return res, {cpu: tuple(round(c[k] * 1e3, 9) for k in ("busy_s", "idle_s", "iowait_s"))
+                     for cpu, c in res.totals["cpus"].items()}
+
+    def test_handlers_in_idle_are_busy(self):
+        res, tot = self.totals(IRQ)
+        self.assertEqual(tot["0"], (4.4, 2.3, 3.3))
+        self.assertEqual(tot["1"], (0.7, 9.3, 0.0))
+        rows = [tt.format_row(r).split("\t")[2:5] for r in res.rows if r[1] == 0]
+        want = [".2 0 .8", "0 0 1", "1 0 0", ".5 0 .5", "0 0 1", ".6 .4 0",
+                "1 0 0", "1 0 0", ".1 .9 0", "0 1 0"]
+        self.assertEqual(rows, [[f"{float(x):.4f}" for x in w.split()] for w in want])
+        self.assertEqual(res.totals["anomalies"].get("irq_exit_without_entry"), 1)
+        self.assertEqual(res.totals["anomalies"].get("irq_open_at_end"), 1)
+        self.assertFalse([w for w in res.warnings if "no interrupt handler event" in w])
+
+    def test_without_irq_events(self):
+        text = "".join(l + "\n" for l in IRQ.splitlines() if " irq" not in l)
+        res, tot = self.totals(text)
+        self.assertEqual(tot["0"], (2.3, 2.7, 5.0))
+        self.assertTrue([w for w in res.warnings if "no interrupt handler event" in w])
+
+    def test_record_events(self):
+        p = run("--record-events")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        args = p.stdout.splitlines()
+        self.assertEqual(args[0::2], ["-e"] * (len(args) // 2))
+        events = args[1::2]
+        for ev in tt.REQUIRED_EVENTS + ("sched:sched_stat_iowait",
+                                         "irq_vectors:local_timer_entry"):
+            self.assertIn(ev, events)
+        # every handler event it asks for has its pair
+        for ev in events:
+            if tt.irq_edge(ev) > 0:
+                self.assertIn(ev[:-len("_entry")] + "_exit", events)
 
 
 class ConsistencyTest(unittest.TestCase):
