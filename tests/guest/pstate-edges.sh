@@ -11,14 +11,20 @@
 #           like calibrate.sh does), must be within TOLERANCE percent of
 #           f/fmax: spin time owed at 800 MHz must not slow the new P-state.
 #  ipi      a burst of P-state changes of an idle CPU's policy costs it no
-#           interrupt from the driver: emu_kick() (kprobe) runs there at
-#           most once in 20 changes. IWI and CAL of /proc/interrupts are
-#           printed beside a burst of writes that change nothing.
+#           interrupt from the driver: emu_kick() (kprobe) runs there for
+#           at most one change in 4, and finds it idle for at most one in 8
+#           (the driver kicks only a CPU that runs something, but under TCG
+#           a kworker's run can end before its IPI lands; the old driver
+#           kicked on all 200). IWI and CAL of /proc/interrupts are printed
+#           beside a burst of writes that change nothing.
 #  hotplug  (shared policy only) cpu1 goes offline at 800 MHz, the policy
-#           goes to 2000 MHz, cpu1 comes back: it must run at 2000 MHz at
-#           once, i.e. as fast as cpu0 within 2 x TOLERANCE percent (one
-#           unswapped pair of vCPUs; left at 800 MHz it would run at 0.4 of
-#           cpu0's speed, unthrottled at 1.2).
+#           goes to 2000 MHz, cpu1 comes back: it must run at 2000 MHz from
+#           then on. cpu1's speed over cpu0's, the median of three 1 s
+#           pairs taken at once, must be nearer 1 than either wrong answer:
+#           0.4 if cpu1 kept 800 MHz (the bug this catches), 1.2 if it ran
+#           unthrottled, so within 0.7-1.1. Not a calibration: the pair is
+#           unswapped and the host's noise reaches the ratio (one pair
+#           spread 0.75-1.06 on a quiet host, 0.75-2.3 on a noisy one).
 #
 # Usage: pstate-edges.sh [TOLERANCE_PCT]
 set -euo pipefail
@@ -111,7 +117,8 @@ idle_kicks=$(grep -c 'ifm_emu_kick:.*comm="swapper/0"' "$tr/per_cpu/cpu0/trace" 
 echo 0 >"$tr/events/kprobes/ifm_emu_kick/enable"
 echo '-:ifm_emu_kick' >>"$tr/kprobe_events"
 echo "# ipi: idle cpu0, $n writes that change nothing: $((b - a)) IWI+CAL; $n P-state changes: $((c - b)) IWI+CAL, $kicks P-state kicks, $idle_kicks of them found cpu0 idle"
-((idle_kicks <= n / 20)) || fail "ipi: idle cpu0 was interrupted $idle_kicks times by the driver for $n P-state changes"
+((kicks <= n / 4)) || fail "ipi: the driver kicked cpu0 $kicks times for $n P-state changes of its idle policy"
+((idle_kicks <= n / 8)) || fail "ipi: idle cpu0 was interrupted $idle_kicks times by the driver for $n P-state changes"
 pass "ipi: idle cpu0 was interrupted $idle_kicks times by the driver for $n P-state changes ($kicks kicks in all)"
 
 # --- hotplug (shared policy) ------------------------------------------------
@@ -123,7 +130,16 @@ if ((shared)); then
 	echo "$f2" >/sys/devices/system/cpu/cpu0/cpufreq/scaling_setspeed
 	echo 1 >/sys/devices/system/cpu/cpu1/online
 	[[ $(cpufreq 0 scaling_cur_freq) == "$f2" ]] || fail "hotplug: policy at $(cpufreq 0 scaling_cur_freq) kHz, want $f2"
-	hr=$(loops 1,0 1) || fail "cpuloop failed"
-	err=$(tol=$((2 * tol)) within "$hr" 1) || fail "hotplug: cpu1 back online runs at $hr of cpu0's speed ($err): not at the policy's P-state"
-	pass "hotplug: cpu1 back online runs at $hr of cpu0's speed ($err), at the policy's $f2 kHz"
+	declare -a h=()
+	for i in 1 2 3; do
+		r1=$(loops 1,0 1) || fail "cpuloop failed"
+		h+=("$r1")
+	done
+	hr=$(printf '%s\n' "${h[@]}" | sort -n | sed -n 2p)
+	echo "# hotplug: cpu1 / cpu0 in the 3 s after cpu1 came back: ${h[*]} (median $hr)"
+	lo=$(awk -v a="$fmin" -v f="$f2" 'BEGIN { printf "%.4f", (a / f + 1) / 2 }')
+	hi=$(awk -v m="$fmax" -v f="$f2" 'BEGIN { printf "%.4f", (1 + m / f) / 2 }')
+	awk -v r="$hr" -v lo="$lo" -v hi="$hi" 'BEGIN { exit !(r >= lo && r <= hi) }' ||
+		fail "hotplug: cpu1 back online runs at $hr of cpu0's speed, outside $lo-$hi: not at the policy's P-state"
+	pass "hotplug: cpu1 back online runs at $hr of cpu0's speed (within $lo-$hi), at the policy's $f2 kHz"
 fi
