@@ -5,7 +5,11 @@
 # check that each governor drives the emulated P-states where it should
 # (performance, ondemand, conservative and schedutil to the top P-state on a
 # busy CPU, powersave to the lowest), and take a CPU offline and back online
-# under load. guest-run fails the test on any kernel splat.
+# under load. guest-run fails the test on any kernel splat. The load runs at
+# nice 19: it is just as busy for every governor (none of them ignores nice
+# load by default), and the test's own commands no longer share a CPU
+# throttled to 800 MHz with it as equals (powersave took 30-60 s to
+# settle that way; the whole test now takes about 40 s).
 set -euo pipefail
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -17,7 +21,7 @@ fmin=$(cpufreq 0 cpuinfo_min_freq)
 policies=(/sys/devices/system/cpu/cpufreq/policy*)
 echo "policies: ${policies[*]##*/}, related cpus of policy0: $(xargs </sys/devices/system/cpu/cpufreq/policy0/related_cpus)"
 
-"$loop" -c 0,1 -t 300 >/dev/null &
+nice -n 19 "$loop" -c 0,1 -t 300 >/dev/null &
 load=$!
 trap 'kill $load 2>/dev/null || true' EXIT
 
@@ -57,7 +61,7 @@ for round in 1 2; do
 		# The loop thread of cpu1 was moved off it: start the load afresh.
 		kill "$load"
 		wait "$load" 2>/dev/null || true
-		"$loop" -c 0,1 -t 300 >/dev/null &
+		nice -n 19 "$loop" -c 0,1 -t 300 >/dev/null &
 		load=$!
 		pass "round $round: cpu1 offline and back online under load"
 	fi
