@@ -421,6 +421,24 @@ class CompareTest(unittest.TestCase):
             self.assertAlmostEqual(e0[k], 0.0, places=9, msg=k)
         self.assertEqual(tt.comparison_warnings(res), [])
 
+    def test_freq_start_split(self):
+        """With freq_start_khz an interval whose frequency changed is
+        credited half to each end, as scripts/report and the sampler's
+        summary do: cpu0 busy .5 x 4 ms at 800 -> 2400 MHz (1 ms busy at
+        each), then .25 x 6 ms at 2400 (1.5 ms): (800 + 2400 x 2.5) / 3.5
+        = 1942.857 MHz; time in state 800: 1/3.5, 2400: 2.5/3.5. The end
+        alone would say 2400 MHz for all 3.5 ms."""
+        tsv = Path(self.tmp) / "split.tsv"
+        tsv.write_text("# interval_us: 5000\n"
+                       "time_s\tcpu\tbusy\tidle\tiowait\tfreq_khz\tvalid\tseq\tfreq_start_khz\tstart_s\n"
+                       "0.004000\t0\t0.5000\t0.5000\t0.0000\t2400000\t1\t1\t800000\t0.000000\n"
+                       "0.010000\t0\t0.2500\t0.7500\t0.0000\t2400000\t1\t2\t2400000\t0.004000\n")
+        c = tt.sampler_totals(str(tsv))[0]
+        self.assertAlmostEqual(c["busy_s"], 0.0035, places=12)
+        self.assertAlmostEqual(c["mean_busy_mhz"], (800 + 2400 * 2.5) / 3.5, places=9)
+        self.assertAlmostEqual(c["time_in_state"]["800"], 1 / 3.5, places=12)
+        self.assertAlmostEqual(c["time_in_state"]["2400"], 2.5 / 3.5, places=12)
+
     def test_cli(self):
         p = run("compare", "--json", self.sampler, self.totals_path)
         self.assertEqual(p.returncode, 0, p.stderr)
