@@ -54,7 +54,6 @@ Observer effect (patched): sampler CPU busy 0.1 (its window), over the
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import unittest
@@ -63,12 +62,12 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 TOP = HERE.parent.parent
-REPORT = TOP / "scripts" / "report"
-FIXTURE = HERE / "make-fixture.py"
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 sys.dont_write_bytecode = True   # no __pycache__ in the source tree
 sys.path.insert(0, str(TOP / "scripts"))
 import validation  # noqa: E402
+sys.path.insert(0, str(HERE))
+from test_report import make_fixture, run_report  # noqa: E402
 
 PATCHED = "perf/patched-ondemand-io1-wl-a"
 BASELINE = "perf/baseline-ondemand-io0-wl-a"
@@ -77,15 +76,6 @@ E_TIS = 100 * (0.5 - 0.0195 / 0.0495)          # 10.60606...
 E_MHZ = 100 * ((87.6 / 0.0495) / 1600 - 1)     # 10.60606...
 
 
-def make_fixture(parent):
-    rdir = Path(parent) / "results"
-    subprocess.run([sys.executable, str(FIXTURE), str(rdir)], check=True)
-    return rdir
-
-
-def run_report(*args, env=None):
-    return subprocess.run([sys.executable, str(REPORT), *map(str, args)],
-                          capture_output=True, text=True, env=env, timeout=600, check=False)
 
 
 def by_dir(recs):

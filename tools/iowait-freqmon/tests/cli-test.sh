@@ -81,6 +81,33 @@ process_share() {
 static=$fix/linux-6.1-v0.9
 stale=$fix/replay-stale
 
+# ends_clean SIG: a replay at 200 Hz, in TSV and in JSON, gets SIG after
+# 0.5 s: exit 0, at least 20 samples, every one of them in the output and
+# the output complete (the summary line, the JSON closed).
+ends_clean() {
+	local fmt pid st n
+	make_root "$tmp/r" 2 4000 1
+	for fmt in tsv json; do
+		"$bin" --root "$tmp/r" --replay -r 200 -f "$fmt" -o "$tmp/o.$fmt" 2>"$tmp/err" &
+		pid=$!
+		sleep 0.5
+		kill -"$1" "$pid"
+		wait "$pid"
+		st=$?
+		[[ $st == 0 ]] || fail "$fmt: exit status $st after SIG$1"
+		n=$(sed -n 's/^summary: \([0-9]*\) samples.*/\1/p' "$tmp/err")
+		[[ ${n:-0} -ge 20 ]] || fail "$fmt: only '$n' samples in 0.5 s at 200 Hz"
+		if [[ $fmt == tsv ]]; then
+			[[ $(rows "$tmp/o.tsv" | wc -l) == $((2 * n)) ]] ||
+				fail "tsv: rows != 2 x $n samples"
+			expect_grep "$tmp/o.tsv" "^# summary: $n samples"
+		else
+			[[ $(json "$tmp/o.json" 'len(d["samples"]), d["summary"]["samples"]') == "$((2 * n)) $n" ]] ||
+				fail "json: samples"
+		fi
+	done
+}
+
 case $case_name in
 help)
 	expect_status 0 "$bin" --help
@@ -384,26 +411,7 @@ command)
 	[[ $? == 143 ]] || fail "SIGTERM not passed on to the command"
 	;;
 signal)
-	make_root "$tmp/r" 2 4000 1
-	for fmt in tsv json; do
-		"$bin" --root "$tmp/r" --replay -r 200 -f "$fmt" -o "$tmp/o.$fmt" 2>"$tmp/err" &
-		pid=$!
-		sleep 0.5
-		kill -INT "$pid"
-		wait "$pid"
-		st=$?
-		[[ $st == 0 ]] || fail "$fmt: exit status $st after SIGINT"
-		n=$(sed -n 's/^summary: \([0-9]*\) samples.*/\1/p' "$tmp/err")
-		[[ $n -ge 20 ]] || fail "$fmt: only '$n' samples in 0.5 s at 200 Hz"
-		if [[ $fmt == tsv ]]; then
-			[[ $(rows "$tmp/o.tsv" | wc -l) == $((2 * n)) ]] ||
-				fail "tsv: rows != 2 x $n samples"
-			expect_grep "$tmp/o.tsv" "^# summary: $n samples"
-		else
-			[[ $(json "$tmp/o.json" 'len(d["samples"]), d["summary"]["samples"]') == "$((2 * n)) $n" ]] ||
-				fail "json: samples"
-		fi
-	done
+	ends_clean INT
 	;;
 duration)
 	make_root "$tmp/r" 2 4000 1
@@ -645,26 +653,7 @@ help-full)
 	done
 	;;
 sighup)
-	make_root "$tmp/r" 2 4000 1
-	for fmt in tsv json; do
-		"$bin" --root "$tmp/r" --replay -r 200 -f "$fmt" -o "$tmp/o.$fmt" 2>"$tmp/err" &
-		pid=$!
-		sleep 0.5
-		kill -HUP "$pid"
-		wait "$pid"
-		st=$?
-		[[ $st == 0 ]] || fail "$fmt: exit status $st after SIGHUP"
-		n=$(sed -n 's/^summary: \([0-9]*\) samples.*/\1/p' "$tmp/err")
-		[[ ${n:-0} -ge 20 ]] || fail "$fmt: only '$n' samples in 0.5 s at 200 Hz"
-		if [[ $fmt == tsv ]]; then
-			[[ $(rows "$tmp/o.tsv" | wc -l) == $((2 * n)) ]] ||
-				fail "tsv: rows != 2 x $n samples"
-			expect_grep "$tmp/o.tsv" "^# summary: $n samples"
-		else
-			[[ $(json "$tmp/o.json" 'len(d["samples"]), d["summary"]["samples"]') == "$((2 * n)) $n" ]] ||
-				fail "json: samples"
-		fi
-	done
+	ends_clean HUP
 	# started under nohup (SIGHUP ignored): SIGHUP does not end the run
 	(trap '' HUP && exec "$bin" --root "$tmp/r" --replay -r 200 -q) 2>"$tmp/err" &
 	pid=$!
