@@ -36,6 +36,7 @@ TOP = HERE.parent.parent
 REPORT = TOP / "scripts" / "report"
 FIXTURE = HERE / "make-fixture.py"
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+sys.dont_write_bytecode = True   # loading scripts/report writes no __pycache__
 
 # (workload, kernel, governor, io_is_busy) -> expected values.
 EXPECTED = {

@@ -64,6 +64,7 @@ TOP = HERE.parent.parent
 TOOL = TOP / "scripts" / "trace-timeline"
 REPORT = TOP / "scripts" / "report"
 FIXTURE = HERE / "fixture.perf-script.txt"
+sys.dont_write_bytecode = True   # loading the scripts writes no __pycache__
 
 
 def load_module(name, path):

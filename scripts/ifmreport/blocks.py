@@ -1,0 +1,172 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The content of a report as a list of blocks, which render.py turns into
+Markdown and HTML: the run's metadata, per workload the finding, table and
+figures, the ground-truth section, notes and the failed runs. The blocks:
+  ("h1"|"h2"|"h3"|"p", text)  ("ul", [text...])  ("links", [(text, href)...])
+  ("table", header, rows)     ("fig", Figure, collapsed)
+  ("figrow", [Figure or None, ...])   figures side by side"""
+
+from .findings import finding, fnum
+from .results import GOVERNORS, KERNELS, config_label, describe, mhz_key
+
+
+def table_rows(records, wl):
+    rows = []
+    for r in (x for x in records if x["workload"] == wl):
+        runs = str(r["runs"]) + (f" (+{r['failed']} failed)" if r["failed"] else "")
+        rt = "n/a" if r["median_s"] is None else \
+            f"{r['median_s']:.3f} ({r['p25_s']:.3f}-{r['p75_s']:.3f})"
+        rows.append([r["kernel"], r["governor"], fnum(r["io_is_busy"], "d", "-"), runs, rt,
+                     fnum(r["mean_busy_mhz"], ".0f"), fnum(r["iowait_share"], ".1%"),
+                     fnum(r["efficiency"], ".2f"), fnum(r["energy_j"], ".2f"),
+                     fnum(r["edp_js"], ".2f")])
+    return rows
+
+
+TABLE_HEADER = ["kernel", "governor", "io_is_busy", "runs", "median s (p25-p75)",
+                "mean busy MHz", "iowait share", "efficiency", "energy J", "energy x delay J s"]
+
+
+def meta_items(meta, runs, model):
+    kernels = meta.get("kernels") or {}
+    items = [f"started {meta.get('started', 'n/a')}, finished {meta.get('finished', 'not recorded')}",
+             f"{'quick' if meta.get('quick') else 'full'} run, {meta.get('repeats', 'n/a')} repeats per configuration",
+             f"patch series commit {meta.get('series_commit', 'n/a')}"]
+    for k in KERNELS:
+        info = kernels.get(k) or {}
+        dflt = info.get("io_is_busy_default") or {}
+        items.append(f"{k} kernel: {info.get('release', 'n/a')}, commit {info.get('commit', 'n/a')}, "
+                     "default io_is_busy: " + (", ".join(f"{g} {'absent' if v is None else v}"
+                                                         for g, v in dflt.items()) or "n/a"))
+    items.append(f"QEMU: {meta.get('qemu', 'not recorded')}")
+    items.append(f"workload CPU {meta.get('workload_cpu', 0)}, sampler on CPU "
+                 f"{meta.get('sampler_cpu', 'n/a')} at {meta.get('sampler_rate_hz', 'n/a')} Hz")
+    if model:
+        items.append("emulated P-states (MHz: modelled mW): " + ", ".join(
+            f"{mhz_key(f)}: {p:g}" for f, p in zip(model.freqs_khz, model.power_mw))
+            + f"; idle {model.idle_mw:g} mW")
+    configs = {}
+    for r in sorted(runs, key=lambda r: (KERNELS.index(r.kernel), GOVERNORS.index(r.governor))):
+        key = (r.kernel, config_label(r.governor, r.io))
+        configs[key] = configs.get(key, 0) + 1
+    items.append(f"{len(runs)} runs in {len({r.workload for r in runs})} workloads; configurations "
+                 "(runs over all workloads): "
+                 + "; ".join(f"{k} {c} ({n})" for (k, c), n in configs.items()))
+    return items
+
+
+def run_items(runs, pred):
+    return [f"order {r.order}: {describe(r)}, status {r.status}, {r.runtime:.3f} s"
+            for r in sorted(runs, key=lambda r: r.order) if pred(r)]
+
+
+ENERGY_NOTE = ("Energy is a model, not a measurement: for every valid sample of every sampled "
+               "CPU, busy share x interval x the power of the emulated driver's table entry "
+               "nearest the sampled frequency, plus the rest of the interval at the idle power "
+               "(meta.json emu_cpufreq); samples without a frequency are left out. "
+               "Efficiency is (t_powersave - t_gov) / (t_powersave - t_performance) with the "
+               "medians of the same kernel and workload. plots/README.md gives every formula.")
+
+
+TRUTH_NOTE = (
+    "Each run recorded under perf (ondemand with each kernel's default io_is_busy, once with "
+    "the sampler as in every run and once without it; neither enters the statistics above) "
+    "held against the kernel's own event trace (power:cpu_idle, power:cpu_frequency, sched "
+    "switches and wake-ups, sched_stat_iowait; scripts/trace-timeline). Errors are on the "
+    "workload CPU {wcpu}: sampled minus traced busy and iowait share and the largest error of "
+    "a P-state's share of busy time (time in state) in percentage points, mean busy frequency "
+    "in %, over the sampler's window; the kernel's own idle and iowait share (timer_list "
+    "deltas where the kernel prints them live, else /proc/stat) minus the trace's over the "
+    "workload's window. Goals: sampler within 1 pp and 1%, the kernel's iowait within 0.5 pp. "
+    "validation.json has every CPU.")
+
+TRUTH_HEADER = ["kernel", "configuration", "workload", "run", "busy pp", "iowait pp",
+                "time in state pp (max)", "mean busy MHz %", "kernel iowait pp",
+                "kernel idle pp", "kernel source"]
+OBSERVER_HEADER = ["kernel", "configuration", "workload", "sampler CPU busy (its window)",
+                   "sampler CPU busy on / off", "workload CPU busy on / off",
+                   "workload CPU busy on - off pp", "runtime s on / off"]
+
+
+def truth_blocks(ctx, vrecs, truth_figs):
+    """The ground-truth section: error table, observer effect, notes and
+    the sampled/traced time charts side by side."""
+    if not vrecs:
+        return []
+    wcpu = ctx.meta.get("workload_cpu", 0)
+    rows, obs, notes, seen = [], [], [], set()
+    for r in vrecs:
+        label = config_label(r["governor"], r["io_is_busy"]) if r["governor"] else "?"
+        what = "sampled" if r["sampler"] else "no sampler"
+        rows.append([r["kernel"] or "?", label, r["workload"] or "?",
+                     what + (" (error)" if r["error"] else ""),
+                     fnum(r["err_busy_pp"], "+.2f"), fnum(r["err_iowait_pp"], "+.2f"),
+                     fnum(r["err_tis_pp_max"], ".2f"), fnum(r["err_mean_busy_mhz_pct"], "+.2f"),
+                     fnum(r["err_kernel_iowait_pp"], "+.2f"), fnum(r["err_kernel_idle_pp"], "+.2f"),
+                     r["kernel_source"] or "n/a"])
+        if r["error"]:
+            notes.append(f"{r['dir']}: {r['error']}")
+        notes += [f"{r['dir']}: {n}" for n in r["notes"]]
+        ob = r["observer"]
+        key = (r["kernel"], r["governor"], r["io_is_busy"], r["workload"])
+        if ob is None or key in seen:
+            continue
+        seen.add(key)
+        obs.append([r["kernel"], label, r["workload"],
+                     fnum(ob["sampler_cpu_busy_share"], ".2%"),
+                     f"{fnum(ob['sampler_cpu_busy_share_on'], '.2%')} / "
+                     f"{fnum(ob['sampler_cpu_busy_share_off'], '.2%')}",
+                     f"{fnum(ob['workload_cpu_busy_share_on'], '.2%')} / "
+                     f"{fnum(ob['workload_cpu_busy_share_off'], '.2%')}",
+                     fnum(ob["workload_cpu_busy_delta_pp"], "+.2f"),
+                     f"{fnum(ob['runtime_s_on'], '.3f')} / {fnum(ob['runtime_s_off'], '.3f')}"])
+        if ob["reason"]:
+            notes.append(f"{r['kernel']} {label} {r['workload']}: observer effect: {ob['reason']}")
+    blocks = [("h2", "Ground truth: the sampler and the kernel against the perf trace"),
+              ("p", TRUTH_NOTE.format(wcpu=wcpu)), ("table", TRUTH_HEADER, rows),
+              ("h3", "Observer effect"),
+              ("p", "Busy shares from the traces: the sampler's CPU over the sampler's "
+                    "window; both CPUs over the workload's window, with the sampler (on) and "
+                    "in the run without it (off)."),
+              ("table", OBSERVER_HEADER, obs)]
+    if notes:
+        blocks += [("h3", "Notes"), ("ul", notes)]
+    for r in vrecs:
+        figs = truth_figs.get(r["name"])
+        if not figs or not any(figs):
+            continue
+        blocks.append(("h3", f"Sampled and traced: {r['kernel']}, "
+                             f"{config_label(r['governor'], r['io_is_busy'])}, {r['workload']}"))
+        if figs[0] is None:
+            blocks.append(("p", "No sampler TSV for this run: the traced time chart only."))
+        blocks.append(("figrow", figs))
+    return blocks
+
+
+def build_blocks(ctx, workloads, figures, headline, truth=()):
+    blocks = [("h1", "iowait-freqmon experiment report"), ("ul", meta_items(ctx.meta, ctx.runs, ctx.model))]
+    if headline:
+        blocks += [("h2", "Before / after"), ("fig", headline, False)]
+    for wl in workloads:
+        info = (ctx.meta.get("workloads") or {}).get(wl) or {}
+        blocks.append(("h2", f"Workload {wl}"))
+        if info.get("description") or info.get("command"):
+            blocks.append(("p", " ".join(x for x in (
+                str(info.get("description", "")).rstrip("."),
+                f"(command: {info['command']})" if info.get("command") else "") if x) + "."))
+        blocks.append(("p", finding(ctx.records, ctx.refs, wl, ctx.defaults)))
+        blocks.append(("table", TABLE_HEADER, table_rows(ctx.records, wl)))
+        for fig in figures.get(wl, []):
+            blocks.append(("fig", fig, "Time chart" in fig.caption))
+    blocks += list(truth)
+    blocks += [("h2", "Energy model"), ("p", ENERGY_NOTE)]
+    perf = sorted((ctx.rdir / "perf").glob("*.svg")) if (ctx.rdir / "perf").is_dir() else []
+    if perf:
+        blocks += [("h2", "perf timecharts"),
+                   ("links", [(p.name, f"perf/{p.name}") for p in perf])]
+    failed = run_items(ctx.runs, lambda r: r.status != 0)
+    blocks += [("h2", "Failed runs"), ("ul", failed) if failed else ("p", "None.")]
+    nosamp = run_items(ctx.runs, lambda r: r.status == 0 and r.order not in ctx.samples)
+    if nosamp:
+        blocks += [("h2", "Runs without samples"), ("ul", nosamp)]
+    return blocks

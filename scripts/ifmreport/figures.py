@@ -1,0 +1,196 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The figures: the TSVs feeding them (always written), gnuplot runs of the
+plots/ scripts, and the before/after, per-workload and ground-truth
+figures of a report as Figure (base path and caption)."""
+
+import re
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import validation  # scripts/validation.py: the ground truth
+
+from .results import KERNELS, ReportError, config_label, mhz_key, warn
+from .stats import find, representative_run
+
+FORMATS = ("png", "svg")
+PLOTS_SRC = Path(__file__).resolve().parent.parent.parent / "plots"
+GNUPLOT_TIMEOUT_S = 600
+
+
+def slug(text):
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_") or "x"
+
+
+def config_slug(rec):
+    io = "" if rec["io_is_busy"] is None else f"-io{rec['io_is_busy']}"
+    return f"{rec['kernel']}-{rec['governor']}{io}"
+
+
+def tsv_value(v):
+    return "NaN" if v is None else f"{v:.6g}"
+
+
+def write_runtime_tsv(path, records, wl):
+    recs = [r for r in records if r["workload"] == wl]
+    labels = list(dict.fromkeys(r["label"] for r in recs))
+    lines = [f"# runtime of workload {wl}: median, p25, p75 over successful runs (s)",
+             "config\t" + "\t".join(f"{k}\tp25\tp75" for k in KERNELS)]
+    for label in labels:
+        cells = [label]
+        for k in KERNELS:
+            rec = next((r for r in recs if r["kernel"] == k and r["label"] == label), None)
+            cells += [tsv_value(rec and rec[key]) for key in ("median_s", "p25_s", "p75_s")]
+        lines.append("\t".join(cells))
+    path.write_text("\n".join(lines) + "\n")
+
+
+def write_tis_tsv(path, records, wl, model):
+    recs = [r for r in records if r["workload"] == wl]
+    khz = set(model.freqs_khz) if model else set()
+    mhz = {mhz_key(k) for k in khz} | {m for r in recs for m in r["time_in_state"]}
+    cols = sorted(mhz, key=float)
+    lines = [f"# workload {wl}: share of the workload CPU's busy time at each P-state",
+             "config\t" + "\t".join(cols)]
+    for i, k in enumerate(KERNELS):
+        rows = [r for r in recs if r["kernel"] == k and r["time_in_state"]]
+        if i and rows and len(lines) > 2:
+            lines.append("\t".join([""] + ["NaN"] * len(cols)))
+        for r in rows:
+            lines.append("\t".join([f"{k} {r['label']}"]
+                                   + [f"{r['time_in_state'].get(c, 0.0):.6g}" for c in cols]))
+    path.write_text("\n".join(lines) + "\n")
+    return len(lines) > 2
+
+
+def gp_str(text):
+    return "'" + str(text).replace("'", "''") + "'"
+
+
+def gnuplot(script, out, variables):
+    """Run plots/SCRIPT with -e variables; ReportError on failure."""
+    assign = "; ".join(f"{k}={gp_str(v) if isinstance(v, (str, Path)) else v}"
+                       for k, v in variables.items())
+    cmd = ["gnuplot", "-e", f"{assign}; out={gp_str(out)}", str(PLOTS_SRC / script)]
+    try:
+        res = subprocess.run(cmd, capture_output=True, text=True, timeout=GNUPLOT_TIMEOUT_S,
+                             check=False)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise ReportError(f"gnuplot {script} for {out}: {e}") from e
+    if res.returncode != 0 or not Path(out).is_file() or Path(out).stat().st_size == 0:
+        err = [ln for ln in res.stderr.splitlines() if ln.strip()]
+        raise ReportError(f"{PLOTS_SRC / script}: gnuplot failed for {out}: "
+                          f"{err[-1] if err else 'exit ' + str(res.returncode)}")
+
+
+@dataclass
+class Figure:
+    """One figure of the report: base path (no extension) and caption."""
+    base: Path
+    caption: str
+
+
+def run_title(run, meta):
+    rel = ((meta.get("kernels") or {}).get(run.kernel) or {}).get("release")
+    kern = f"{run.kernel} ({rel})" if rel else run.kernel
+    return (f"{kern}, {config_label(run.governor, run.io)}, {run.workload}: "
+            f"run {run.repeat}, {run.runtime:.2f} s")
+
+
+def before_after(ctx, wl, defaults, formats):
+    """The before/after figure of one workload, or None."""
+    recs = [find(ctx.records, wl, k, "ondemand", defaults[k]) for k in KERNELS]
+    if not all(recs):
+        return None
+    runs = [representative_run(ctx.runs, ctx.samples, r) for r in recs]
+    if not all(runs):
+        warn(f"workload {wl}: no ondemand run with samples on both kernels; no before/after figure")
+        return None
+    base = ctx.plots / f"beforeafter-{slug(wl)}"
+    title = f"{wl}: ondemand, baseline (top) vs patched (bottom)"
+    for fmt in formats:
+        gnuplot("beforeafter.gp", f"{base}.{fmt}", {
+            "base": runs[0].samples, "patched": runs[1].samples, "title": title,
+            "cpu": ctx.meta.get("workload_cpu", 0),
+            "base_label": run_title(runs[0], ctx.meta),
+            "patched_label": run_title(runs[1], ctx.meta)})
+    return Figure(base, f"{title}. Top: {run_title(runs[0], ctx.meta)}; bottom: "
+                        f"{run_title(runs[1], ctx.meta)} (the runs nearest each "
+                        "configuration's median runtime); CPU "
+                        f"{ctx.meta.get('workload_cpu', 0)}.")
+
+
+def workload_figures(ctx, wl, formats):
+    """Runtime, time-in-state and per-config time charts of one workload."""
+    figs = []
+    rt = ctx.plots / f"runtime-{slug(wl)}"
+    write_runtime_tsv(rt.with_suffix(".tsv"), ctx.records, wl)
+    tis = ctx.plots / f"time-in-state-{slug(wl)}"
+    has_tis = write_tis_tsv(tis.with_suffix(".tsv"), ctx.records, wl, ctx.model)
+    if not formats:
+        return figs
+    for fmt in formats:
+        gnuplot("runtime.gp", f"{rt}.{fmt}", {"in": rt.with_suffix(".tsv"),
+                                              "title": f"{wl}: runtime"})
+    figs.append(Figure(rt, f"{wl}: median runtime per configuration, error bars p25..p75."))
+    if has_tis:
+        for fmt in formats:
+            gnuplot("time-in-state.gp", f"{tis}.{fmt}", {
+                "in": tis.with_suffix(".tsv"), "title": f"{wl}: time in state"})
+        figs.append(Figure(tis, f"{wl}: share of the workload CPU's busy time at each P-state."))
+    for rec in (r for r in ctx.records if r["workload"] == wl):
+        run = representative_run(ctx.runs, ctx.samples, rec)
+        if run is None:
+            continue
+        base = ctx.plots / f"timechart-{slug(wl)}-{config_slug(rec)}"
+        for fmt in formats:
+            gnuplot("timechart.gp", f"{base}.{fmt}", {"in": run.samples,
+                                                      "title": run_title(run, ctx.meta)})
+        figs.append(Figure(base, f"Time chart: {run_title(run, ctx.meta)}."))
+    return figs
+
+
+def chart_ranges(paths):
+    """(xmax s, fmax MHz or None) shared by time charts of these TSVs."""
+    tmax, fmax = 0.0, 0
+    for p in paths:
+        try:
+            _meta, rows = validation.tt.read_sampler_tsv(str(p))
+        except validation.tt.TraceError:
+            continue
+        for r in rows:
+            tmax = max(tmax, r[0])
+            if r[5]:
+                fmax = max(fmax, r[5])
+    return tmax, (fmax / 1000 * 1.1 if fmax else None)
+
+
+def truth_figures(ctx, vrecs, formats):
+    """{record name: [sampled Figure or None, trace Figure or None]} of the
+    runs recorded with the sampler: the two time charts of one run."""
+    out = {}
+    if not formats:
+        return out
+    for r in vrecs:
+        if not r["sampler"] or not r["plots"]["trace_tsv"]:
+            continue
+        paths = {k: ctx.rdir / v for k, v in r["plots"].items() if v}
+        xmax, fmax = chart_ranges(paths.values())
+        title = f"{r['kernel']}, {config_label(r['governor'], r['io_is_busy'])}, {r['workload']}"
+        figs = []
+        for key, label in (("sampler_tsv", "sampled (iowait-freqmon)"),
+                           ("trace_tsv", "traced (perf, trace-timeline)")):
+            if key not in paths:
+                figs.append(None)
+                continue
+            base = ctx.plots / f"truth-{slug(r['name'])}-{key.split('_')[0]}"
+            var = {"in": paths[key], "title": f"{title}: {label}"}
+            if xmax > 0:
+                var["xmax"] = xmax
+            if fmax:
+                var["fmax"] = fmax
+            for fmt in formats:
+                gnuplot("timechart.gp", f"{base}.{fmt}", var)
+            figs.append(Figure(base, f"{title}: {label}."))
+        out[r["name"]] = figs
+    return out
