@@ -33,6 +33,8 @@ expect 2 "user workload needs --command" "$x" --workload user
 expect 2 "unknown governor 'turbo'" "$x" --governors ondemand,turbo
 expect 2 "--rate wants a positive number" "$x" --rate -5
 expect 2 "--delay-ms wants a whole number" "$x" --delay-ms 1.5
+expect 2 "--fio-runtime wants a positive number" "$x" --workload fio-psync-qd1 --fio-runtime 0
+expect 2 "unknown workload 'fio-sync-qd1'" "$x" --workload fio-sync-qd1
 expect 2 "--out needs a value" "$x" --out
 mkdir -p "$tmp/old" && : >"$tmp/old/runs.tsv"
 expect 1 "already holds an experiment" "$x" --quick --out "$tmp/old"
@@ -46,9 +48,11 @@ expect 1 "runs only inside a lab guest" "$g" --kernel baseline --out "$tmp/g" --
 expect 1 "runs only inside a lab guest" "$g" --probe "$tmp/probe.env"
 [[ ! -e $tmp/probe.env && ! -e $tmp/g ]] || { echo "FAIL: experiment-guest wrote on the host" >&2; failures=$((failures + 1)); }
 
-# --help of each documents the exit status.
+# --help of each documents the exit status, and prints nothing on stderr
+# (an unquoted here-document once ran a command it quotes).
 for s in "$x" "$g" "$top/scripts/workload-disk"; do
-	"$s" --help | grep -q '^Exit status' || { echo "FAIL: $s --help has no exit status" >&2; failures=$((failures + 1)); }
+	"$s" --help 2>"$tmp/err" | grep -q '^Exit status' || { echo "FAIL: $s --help has no exit status" >&2; failures=$((failures + 1)); }
+	[[ ! -s $tmp/err ]] || { echo "FAIL: $s --help wrote to stderr: $(head -n 1 "$tmp/err")" >&2; failures=$((failures + 1)); }
 done
 
 ((failures == 0)) || { echo "$failures failure(s)" >&2; exit 1; }

@@ -36,10 +36,16 @@ got = {(r["kernel"], r["governor"], r["io_is_busy"]) for r in runs}
 check(got == want, f"runs.tsv has one run per kernel and configuration ({len(runs)} runs)")
 check(all(r["status"] == "0" for r in runs), "every workload run exited 0")
 check(all(0.5 < float(r["runtime_s"]) < 600 for r in runs), "every run time is plausible")
+meta = json.load(open(os.path.join(out, "meta.json")))
+fmax = max(meta["emu_cpufreq"]["freqs_khz"])
 for r in runs:
     p = os.path.join(out, r["samples"])
-    rows = sum(1 for line in open(p) if line[0].isdigit()) if os.path.exists(p) else 0
-    check(rows > 1000, f"{r['samples']}: {rows} samples")
+    rows = [line.split("\t") for line in open(p) if line[0].isdigit()] if os.path.exists(p) else []
+    check(len(rows) > 1000, f"{r['samples']}: {len(rows)} samples")
+    # The observer (the sampler's CPU 1) is held at fmax whatever the
+    # governor measured on CPU 0 does.
+    obs = {int(c[5]) for c in rows if c[1] == "1" and c[6] == "1" and c[5]}
+    check(obs == {fmax}, f"{r['samples']}: the observer's CPU 1 ran at {sorted(obs)} kHz (want {fmax})")
 
 with open(os.path.join(out, "summary.json")) as f:
     summary = json.load(f)
@@ -73,7 +79,6 @@ for v in sampled:
 check(sorted(v["kernel"] for v in sampled) == ["baseline", "patched"] and
       all(isinstance(v.get("err_busy_pp"), (int, float)) for v in sampled),
       "validation.json: the sampler's error against the trace, both kernels")
-meta = json.load(open(os.path.join(out, "meta.json")))
 check(meta["kernels"]["baseline"]["io_is_busy_default"]["ondemand"] == 0 and
       meta["kernels"]["patched"]["io_is_busy_default"]["ondemand"] == 1,
       "meta.json: ondemand io_is_busy defaults 0 (baseline) and 1 (patched)")
