@@ -3,11 +3,11 @@
  * iowait-freqmon - per-CPU busy/idle/iowait and CPU frequency sampler
  *
  * main.c: the run, once options.c has parsed the command line: setting up
- * the sources (see discover.c) and sinks, a sampler thread, a writer
- * thread, and this thread waiting for signals (signalfd), for the threads
- * (eventfd) and for the command (command.c); then the output's end and the
- * summary. The modules return -errno; the messages are here and in
- * options.c.
+ * the sources (see discover.c) and sinks, a sampler thread, and this
+ * thread waiting for signals (signalfd), for the sampler's end (eventfd)
+ * and for the command (command.c) while it writes the samples out
+ * (writer.c); then the output's end and the summary. The modules return
+ * -errno; the messages are here and in options.c.
  */
 #include <errno.h>
 #include <poll.h>
@@ -70,7 +70,7 @@ struct run {
 	bool summary_in_output;		/* the summary file is the output */
 	struct writer wr;
 	FILE *sumf;
-	int sig_fd, smp_fd, wr_fd;
+	int sig_fd, smp_fd;
 	struct command cmd;
 	int status;			/* exit status of the tool itself */
 };
@@ -278,8 +278,7 @@ static int setup_signals(struct run *r)
 	sigdelset(&set, SIGUSR1);
 	r->sig_fd = signalfd(-1, &set, SFD_CLOEXEC);
 	r->smp_fd = eventfd(0, EFD_CLOEXEC);
-	r->wr_fd = eventfd(0, EFD_CLOEXEC);
-	if (r->sig_fd < 0 || r->smp_fd < 0 || r->wr_fd < 0) {
+	if (r->sig_fd < 0 || r->smp_fd < 0) {
 		err_errno(errno, "cannot set up signal handling");
 		return EXIT_RUNTIME;
 	}
@@ -409,24 +408,17 @@ static void drain_fd(int fd)
 		return;
 }
 
-/* Returns an exit status if a thread could not be started, else -1. */
+/* Returns an exit status if the sampler could not be started, else -1. */
 static int start_threads(struct run *r)
 {
 	int ret;
 
-	if (r->have_ring) {
+	if (r->have_ring)
 		r->wr = (struct writer){
 			.ring = &r->ring,
 			.out = &r->out,
 			.ncpus = r->disc.ncpus,
-			.notify_fd = r->wr_fd,
 		};
-		ret = writer_start(&r->wr);
-		if (ret) {
-			err_errno(ret, "cannot start the writer thread");
-			return EXIT_RUNTIME;
-		}
-	}
 	ret = sampler_start(&r->smp, r->opt.pin, r->opt.priority);
 	if (ret) {
 		if (ret == -EPERM && r->opt.priority)
@@ -475,19 +467,23 @@ static bool reap_command(struct run *r)
 	return false;
 }
 
+/*
+ * The main thread's loop: signals, the sampler's end and the command, and
+ * every WRITER_POLL_NS the samples in the ring to the output.
+ */
 static void wait_loop(struct run *r)
 {
 	bool sampling = true, running = r->cmd.pid > 0;
+	int timeout_ms = r->have_ring ? (int)(WRITER_POLL_NS / 1000000) : -1;
 
 	while (sampling || running) {
-		struct pollfd p[3] = {
+		struct pollfd p[2] = {
 			{ .fd = r->sig_fd, .events = POLLIN },
 			{ .fd = r->smp_fd, .events = POLLIN },
-			{ .fd = r->wr_fd, .events = POLLIN },
 		};
 		struct signalfd_siginfo si;
 
-		if (poll(p, 3, -1) < 0) {
+		if (poll(p, 2, timeout_ms) < 0) {
 			if (errno == EINTR)
 				continue;
 			err_errno(errno, "poll");
@@ -498,10 +494,8 @@ static void wait_loop(struct run *r)
 			drain_fd(r->smp_fd);
 			sampling = false;
 		}
-		if (p[2].revents) {		/* output error: stop */
-			drain_fd(r->wr_fd);
-			sampling = false;
-		}
+		if (r->have_ring && writer_drain(&r->wr))
+			sampling = false;	/* output error: stop */
 		if (!p[0].revents ||
 		    read(r->sig_fd, &si, sizeof(si)) != sizeof(si))
 			goto next;
@@ -565,13 +559,13 @@ static void complete_summary(struct run *r)
 	summary_end(&r->sum, r->start_ns, r->start_cpu_ns);
 }
 
-/* The writer's last samples, the output's end, close. */
+/* The last samples, the output's end, close. */
 static void finish_output(struct run *r)
 {
 	int err = 0;
 
 	if (r->have_ring)
-		err = writer_finish(&r->wr);
+		err = writer_drain(&r->wr);
 	if (!err)
 		err = output_end(&r->out, &r->sum);
 	if (!err)
@@ -641,8 +635,6 @@ static void finish(struct run *r)
 
 static void cleanup(struct run *r)
 {
-	if (r->wr.started)
-		writer_finish(&r->wr);
 	if (r->have_smp)
 		sampler_free(&r->smp);
 	if (r->have_ring)
@@ -670,8 +662,6 @@ static void cleanup(struct run *r)
 		close(r->sig_fd);
 	if (r->smp_fd >= 0)
 		close(r->smp_fd);
-	if (r->wr_fd >= 0)
-		close(r->wr_fd);
 }
 
 static int run(struct run *r, int argc, char **argv)
@@ -723,7 +713,7 @@ int main(int argc, char **argv)
 	memset(&r, 0, sizeof(r));
 	r.start_ns = mono_ns();
 	r.start_cpu_ns = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
-	r.sig_fd = r.smp_fd = r.wr_fd = -1;
+	r.sig_fd = r.smp_fd = -1;
 	r.cmd.status = -1;
 	status = parse_options(&r.opt, argc, argv);
 	if (status >= 0)

@@ -23,11 +23,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #ifdef IFM_HAVE_CPUPOWER
 #include <cpufreq.h>
@@ -379,26 +381,29 @@ static int bench_sustained(long last, double seconds, int prio)
 		.cpu = cpus, .ncpus = ncpus, .ring = &ring, .sum = &sum,
 		.notify_fd = -1,
 	};
-	wr = (struct writer){ .ring = &ring, .out = &out, .ncpus = ncpus,
-			      .notify_fd = -1 };
+	wr = (struct writer){ .ring = &ring, .out = &out, .ncpus = ncpus };
 	if (sampler_init(&smp) || sampler_prime(&smp))
 		return 1;
-	out.ops->begin(&out);	/* before the writer thread owns the output */
-	if (writer_start(&wr))
-		return 1;
+	out.ops->begin(&out);
 	ret = sampler_start(&smp, -1, prio);
 	if (ret) {
 		printf("4. at 2000 Hz, SCHED_FIFO %d: cannot start (%s): "
 		       "skipped\n", prio, strerror(-ret));
-		writer_finish(&wr);
 		return ret == -EPERM ? 0 : 1;
+	}
+	/* this thread writes out, as iowait-freqmon's main thread does */
+	for (uint64_t end = mono_ns() + smp.duration_ns; mono_ns() < end;) {
+		struct timespec poll = ns_to_ts(WRITER_POLL_NS);
+
+		nanosleep(&poll, NULL);
+		writer_drain(&wr);
 	}
 	pthread_join(smp.thread, NULL);
 	smp.started = false;
-	writer_finish(&wr);
+	writer_drain(&wr);
 	missed = 100.0 * (double)sum.nmissed /
 		 (double)(sum.nmissed + sum.nsamples);
-	printf("4. sampler + writer at 2000 Hz for %.1f s, %s (CPUs 0-%ld, "
+	printf("4. sampler + main-thread writer at 2000 Hz for %.1f s, %s (CPUs 0-%ld, "
 	       "TSV to /dev/null):\n", seconds,
 	       prio ? "SCHED_FIFO 50 (--priority 50)" : "SCHED_OTHER", last);
 	printf("  samples %llu, missed deadlines %llu (%.2f%%), dropped %llu, "

@@ -523,8 +523,8 @@ start-fail)
 	expect_status 1 "$bin" --root "$stale" --replay -p 1023 -o "$tmp/o.tsv"
 	expect_grep "$tmp/err" '^iowait-freqmon: cannot pin the sampler to CPU 1023: Invalid argument$'
 	[[ $(cat "$tmp/o.tsv") == old ]] || fail "-p 1023 truncated the output file"
-	# a sampler that cannot start (SCHED_FIFO refused): the writer is
-	# joined and the output is complete, with no sample
+	# a sampler that cannot start (SCHED_FIFO refused): the output is
+	# complete, with no sample
 	run=()
 	if [[ $(id -u) == 0 ]]; then
 		command -v setpriv >/dev/null || exit 77
