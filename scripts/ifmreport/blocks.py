@@ -1,30 +1,69 @@
 # SPDX-License-Identifier: GPL-2.0
 """The content of a report as a list of blocks, which render.py turns into
-Markdown and HTML: the run's metadata, per workload the finding, table and
-figures, the ground-truth section, notes and the failed runs. The blocks:
+Markdown and HTML: the run's metadata, per workload the finding, table
+(with fio's IOPS when the workload has them), the runs whose sampler missed
+deadlines and figures, the ground-truth section, notes and the failed
+runs. The blocks:
   ("h1"|"h2"|"h3"|"p", text)  ("ul", [text...])  ("links", [(text, href)...])
   ("table", header, rows)     ("fig", Figure, collapsed)
   ("figrow", [Figure or None, ...])   figures side by side"""
 
 from .findings import finding, fnum
-from .results import GOVERNORS, KERNELS, config_label, describe, mhz_key
+from .results import (GOVERNORS, KERNELS, MISSED_EXCLUDE_PCT, MISSED_FLAG_PCT,
+                      config_label, describe, mhz_key, observer_cpu)
+
+
+def has_iops(records, wl):
+    return any(r["iops_median"] is not None for r in records if r["workload"] == wl)
 
 
 def table_rows(records, wl):
+    iops = has_iops(records, wl)
     rows = []
     for r in (x for x in records if x["workload"] == wl):
         runs = str(r["runs"]) + (f" (+{r['failed']} failed)" if r["failed"] else "")
         rt = "n/a" if r["median_s"] is None else \
             f"{r['median_s']:.3f} ({r['p25_s']:.3f}-{r['p75_s']:.3f})"
-        rows.append([r["kernel"], r["governor"], fnum(r["io_is_busy"], "d", "-"), runs, rt,
-                     fnum(r["mean_busy_mhz"], ".0f"), fnum(r["iowait_share"], ".1%"),
-                     fnum(r["efficiency"], ".2f"), fnum(r["energy_j"], ".2f"),
-                     fnum(r["edp_js"], ".2f")])
+        row = [r["kernel"], r["governor"], fnum(r["io_is_busy"], "d", "-"), runs, rt]
+        if iops:
+            row += ["n/a" if r["iops_median"] is None else
+                    f"{r['iops_median']:.0f} ({r['iops_p25']:.0f}-{r['iops_p75']:.0f})",
+                    fnum(r["iops_ratio_perf"], ".2f")]
+        rows.append(row + [fnum(r["mean_busy_mhz"], ".0f"), fnum(r["iowait_share"], ".1%"),
+                           fnum(r["efficiency"], ".2f"), fnum(r["energy_j"], ".2f"),
+                           fnum(r["edp_js"], ".2f")])
     return rows
 
 
-TABLE_HEADER = ["kernel", "governor", "io_is_busy", "runs", "median s (p25-p75)",
-                "mean busy MHz", "iowait share", "efficiency", "energy J", "energy x delay J s"]
+def table_header(records, wl, ocpu):
+    """The header of a workload's table: IOPS columns when it has IOPS; the
+    energy is that of every CPU but the observer ocpu."""
+    energy = "energy J (all CPUs)" if ocpu is None else f"energy J (all but CPU {ocpu})"
+    return (["kernel", "governor", "io_is_busy", "runs", "median s (p25-p75)"]
+            + (["IOPS (p25-p75)", "IOPS / performance"] if has_iops(records, wl) else [])
+            + ["mean busy MHz", "iowait share", "efficiency", energy, "energy x delay J s"])
+
+
+MISSED_NOTE = (f"Missed sampling deadlines (the sampler's summary at the end of each TSV): a run "
+               f"missing more than {MISSED_FLAG_PCT:g}% of its deadlines is flagged; more than "
+               f"{MISSED_EXCLUDE_PCT:g}%, its samples are left out of the mean busy frequency, the "
+               "busy and iowait shares, time in state and energy (its runtime still counts).")
+
+
+def missed_blocks(ctx, wl):
+    """The runs of one workload whose sampler missed more than
+    MISSED_FLAG_PCT % of its deadlines, and what became of them."""
+    items = []
+    for r in sorted(ctx.runs, key=lambda r: r.order):
+        s = ctx.samples.get(r.order)
+        if r.workload != wl or r.status != 0 or s is None or not s.flagged:
+            continue
+        what = (f"above {MISSED_EXCLUDE_PCT:g}%: left out of the frequency and energy "
+                "statistics, its runtime counts" if s.excluded
+                else f"above {MISSED_FLAG_PCT:g}%: flagged, kept")
+        items.append(f"order {r.order}: {describe(r)}, {s.missed_pct:.2f}% of its deadlines "
+                     f"missed ({what})")
+    return [("p", MISSED_NOTE), ("ul", items)] if items else []
 
 
 def meta_items(meta, runs, model):
@@ -39,8 +78,16 @@ def meta_items(meta, runs, model):
                      "default io_is_busy: " + (", ".join(f"{g} {'absent' if v is None else v}"
                                                          for g, v in dflt.items()) or "n/a"))
     items.append(f"QEMU: {meta.get('qemu', 'not recorded')}")
+    obs = meta.get("observer")
+    if isinstance(obs, dict) and "apart" in obs:
+        obs = (f" (the observer, held at {obs.get('governor', 'n/a')} apart from the governor "
+               "measured)" if obs["apart"] else
+               " (the observer, under the governor measured: one cpufreq policy)")
+    else:
+        obs = ""
     items.append(f"workload CPU {meta.get('workload_cpu', 0)}, sampler on CPU "
-                 f"{meta.get('sampler_cpu', 'n/a')} at {meta.get('sampler_rate_hz', 'n/a')} Hz")
+                 f"{meta.get('sampler_cpu', 'n/a')}{obs} at "
+                 f"{meta.get('sampler_rate_hz', 'n/a')} Hz")
     if model:
         items.append("emulated P-states (MHz: modelled mW): " + ", ".join(
             f"{mhz_key(f)}: {p:g}" for f, p in zip(model.freqs_khz, model.power_mw))
@@ -60,12 +107,18 @@ def run_items(runs, pred):
             for r in sorted(runs, key=lambda r: r.order) if pred(r)]
 
 
-ENERGY_NOTE = ("Energy is a model, not a measurement: for every valid sample of every sampled "
-               "CPU, busy share x interval x the power of the emulated driver's table entry "
-               "nearest the sampled frequency, plus the rest of the interval at the idle power "
-               "(meta.json emu_cpufreq); samples without a frequency are left out. "
-               "Efficiency is (t_powersave - t_gov) / (t_powersave - t_performance) with the "
-               "medians of the same kernel and workload. plots/README.md gives every formula.")
+def energy_note(ocpu):
+    """The energy-model note; ocpu is the observer CPU or None."""
+    cpus = ("every sampled CPU (meta.json names no observer)" if ocpu is None else
+            f"every sampled CPU except the observer, CPU {ocpu} (meta.json sampler_cpu; its "
+            "energy is energy_observer_j in summary.json)")
+    return ("Energy is a model, not a measurement: for every valid sample of " + cpus + ", "
+            "busy share x interval x the power of the emulated driver's table entry "
+            "nearest the sampled frequency, plus the rest of the interval at the idle power "
+            "(meta.json emu_cpufreq); samples without a frequency, and runs whose sampler "
+            f"missed more than {MISSED_EXCLUDE_PCT:g}% of its deadlines, are left out. "
+            "Efficiency is (t_powersave - t_gov) / (t_powersave - t_performance) with the "
+            "medians of the same kernel and workload. plots/README.md gives every formula.")
 
 
 TRUTH_NOTE = (
@@ -155,11 +208,13 @@ def build_blocks(ctx, workloads, figures, headline, truth=()):
                 str(info.get("description", "")).rstrip("."),
                 f"(command: {info['command']})" if info.get("command") else "") if x) + "."))
         blocks.append(("p", finding(ctx.records, ctx.refs, wl, ctx.defaults)))
-        blocks.append(("table", TABLE_HEADER, table_rows(ctx.records, wl)))
+        blocks.append(("table", table_header(ctx.records, wl, observer_cpu(ctx.meta)),
+                       table_rows(ctx.records, wl)))
+        blocks += missed_blocks(ctx, wl)
         for fig in figures.get(wl, []):
             blocks.append(("fig", fig, "Time chart" in fig.caption))
     blocks += list(truth)
-    blocks += [("h2", "Energy model"), ("p", ENERGY_NOTE)]
+    blocks += [("h2", "Energy model"), ("p", energy_note(observer_cpu(ctx.meta)))]
     perf = sorted((ctx.rdir / "perf").glob("*.svg")) if (ctx.rdir / "perf").is_dir() else []
     if perf:
         blocks += [("h2", "perf timecharts"),

@@ -15,8 +15,8 @@ import validation  # scripts/validation.py: the ground truth
 from .blocks import build_blocks, truth_blocks
 from .figures import FORMATS, before_after, truth_figures, workload_figures
 from .render import render_html, render_md
-from .results import (KERNELS, PROG, ReportError, load_all_samples, load_meta,
-                      load_runs, od_default, power_model, warn)
+from .results import (KERNELS, PROG, ReportError, load_all_iops, load_all_samples,
+                      load_meta, load_runs, od_default, power_model, warn)
 from .stats import reference_medians, summarize
 
 DESCRIPTION = """Summarise an experiment's results directory: summary.json,
@@ -25,15 +25,16 @@ self-contained report.html and the gnuplot figures (plots/README.md
 describes the input files, every formula and the figures)."""
 
 USAGE_EPILOG = """\
-Reads R/meta.json, R/runs.tsv and the sampler TSVs it names, and the runs
-recorded under perf (R/perf/NAME/run.json; a perf.data needs perf, a
+Reads R/meta.json, R/runs.tsv, the sampler TSVs it names, fio's JSON
+beside a fio run's TSV (rN.fio.json beside rN.tsv) and the runs recorded
+under perf (R/perf/NAME/run.json; a perf.data needs perf, a
 *.perf-script.txt beside or instead of it does not); writes R/summary.json,
 R/validation.json, R/report.md, R/report.html and R/plots/ (the TSVs
 feeding the figures always, the figures unless --no-plots).
 
-Exit status: 0 on success (warnings, e.g. an unreadable samples file, go to
-stderr), 1 on an error (a one-line message naming the file and line), 2 on
-bad usage."""
+Exit status: 0 on success (warnings, e.g. an unreadable samples file or
+fio JSON, go to stderr), 1 on an error (a one-line message naming the file
+and line), 2 on bad usage."""
 
 
 @dataclass
@@ -83,7 +84,7 @@ def report(args):
     runs = load_runs(rdir)
     model = power_model(meta)
     samples = load_all_samples(runs, model)
-    records = summarize(runs, samples, meta)
+    records = summarize(runs, samples, meta, load_all_iops(runs))
     ctx = Context(rdir, meta, runs, model, samples, records, reference_medians(runs),
                   {k: od_default(meta, k) for k in KERNELS}, rdir / "plots")
     write_json(rdir / "summary.json", records)

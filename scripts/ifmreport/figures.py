@@ -32,17 +32,23 @@ def tsv_value(v):
 
 
 def write_runtime_tsv(path, records, wl):
+    """The runtime figure's TSV: the kernels with a median runtime of this
+    workload (runtime.gp cannot read a column of NaN only); False when
+    there are none."""
     recs = [r for r in records if r["workload"] == wl]
     labels = list(dict.fromkeys(r["label"] for r in recs))
+    kernels = [k for k in KERNELS
+               if any(r["kernel"] == k and r["median_s"] is not None for r in recs)]
     lines = [f"# runtime of workload {wl}: median, p25, p75 over successful runs (s)",
-             "config\t" + "\t".join(f"{k}\tp25\tp75" for k in KERNELS)]
+             "config\t" + "\t".join(f"{k}\tp25\tp75" for k in kernels)]
     for label in labels:
         cells = [label]
-        for k in KERNELS:
+        for k in kernels:
             rec = next((r for r in recs if r["kernel"] == k and r["label"] == label), None)
             cells += [tsv_value(rec and rec[key]) for key in ("median_s", "p25_s", "p75_s")]
         lines.append("\t".join(cells))
     path.write_text("\n".join(lines) + "\n")
+    return bool(kernels)
 
 
 def write_tis_tsv(path, records, wl, model):
@@ -124,15 +130,16 @@ def workload_figures(ctx, wl, formats):
     """Runtime, time-in-state and per-config time charts of one workload."""
     figs = []
     rt = ctx.plots / f"runtime-{slug(wl)}"
-    write_runtime_tsv(rt.with_suffix(".tsv"), ctx.records, wl)
+    has_rt = write_runtime_tsv(rt.with_suffix(".tsv"), ctx.records, wl)
     tis = ctx.plots / f"time-in-state-{slug(wl)}"
     has_tis = write_tis_tsv(tis.with_suffix(".tsv"), ctx.records, wl, ctx.model)
     if not formats:
         return figs
-    for fmt in formats:
-        gnuplot("runtime.gp", f"{rt}.{fmt}", {"in": rt.with_suffix(".tsv"),
-                                              "title": f"{wl}: runtime"})
-    figs.append(Figure(rt, f"{wl}: median runtime per configuration, error bars p25..p75."))
+    if has_rt:
+        for fmt in formats:
+            gnuplot("runtime.gp", f"{rt}.{fmt}", {"in": rt.with_suffix(".tsv"),
+                                                  "title": f"{wl}: runtime"})
+        figs.append(Figure(rt, f"{wl}: median runtime per configuration, error bars p25..p75."))
     if has_tis:
         for fmt in formats:
             gnuplot("time-in-state.gp", f"{tis}.{fmt}", {

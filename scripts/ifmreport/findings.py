@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """The generated prose: number formatting and, per workload, the paragraph
 comparing default ondemand on both kernels with performance and
-powersave (efficiency, frequency, iowait, energy and the p25-p75 verdict)."""
+powersave (efficiency, frequency, iowait, the energy of the workload's
+CPUs and the p25-p75 verdict)."""
 
 from .results import KERNELS
 from .stats import find
@@ -79,7 +80,8 @@ def finding(records, refs, wl, defaults):
             + f"Governor efficiency {fnum(base['efficiency'], '.2f')} -> {fnum(pat['efficiency'], '.2f')}"
             + f", mean busy frequency {change(base['mean_busy_mhz'], pat['mean_busy_mhz'], '.0f', ' MHz')}"
             + f", iowait share {fnum(base['iowait_share'], '.1%')} -> {fnum(pat['iowait_share'], '.1%')}"
-            + f", modelled energy {change(base['energy_j'], pat['energy_j'], '.2f', ' J')}. "
+            + ", modelled energy of the workload's CPUs "
+            + f"{change(base['energy_j'], pat['energy_j'], '.2f', ' J')}. "
             + verdict(base, pat))
     for k in KERNELS:
         text += other_io_sentence(records, refs, wl, k, defaults[k])

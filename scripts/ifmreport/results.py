@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Reading a results folder: meta.json, runs.tsv and the sampler TSVs it
-names, into Run, RunSamples (a CpuTotals per CPU) and PowerModel (the
-emulated driver's power table); the errors (ReportError: exit 1;
+"""Reading a results folder: meta.json, runs.tsv, the sampler TSVs it
+names and the fio JSON beside them, into Run, RunSamples (a CpuTotals and
+the modelled energy per CPU, the missed deadlines of the sampler's
+summary), the IOPS of each fio run and PowerModel (the emulated driver's
+power table); the missed-deadline limits (MISSED_FLAG_PCT,
+MISSED_EXCLUDE_PCT); the observer CPU; the errors (ReportError: exit 1;
 SamplesError: one run has no samples), warnings, and the labels naming
 runs, configurations and P-states."""
 
@@ -21,6 +24,13 @@ SAMPLE_COLUMNS = ("time_s", "cpu", "busy", "idle", "iowait", "freq_khz",
                   "valid")
 # The ondemand io_is_busy defaults when meta.json does not say.
 FALLBACK_OD_DEFAULT = {"baseline": 0, "patched": 1}
+# A run whose sampler missed more than MISSED_FLAG_PCT % of its deadlines
+# is flagged in the report; more than MISSED_EXCLUDE_PCT %, its samples are
+# left out of the frequency and energy statistics (its runtime counts).
+MISSED_FLAG_PCT = 1.0
+MISSED_EXCLUDE_PCT = 10.0
+# The sampler summary's line in a TSV trailer (iowait-freqmon summary.c).
+MISSED_RE = re.compile(r"#\s*missed deadlines:\s*(\d+)\s*\(\s*([0-9.]+)%\)")
 
 
 class ReportError(Exception):
@@ -65,9 +75,20 @@ class CpuTotals:
 class RunSamples:
     """What one sampler TSV contributes."""
     cpus: dict            # cpu -> CpuTotals
-    energy_mj: float      # over every CPU, samples with a frequency
-    energy_rows: int      # valid rows that had a frequency
+    energy_mj: dict       # cpu -> modelled mJ of its samples with a frequency
     nofreq_rows: int      # valid rows without a frequency (excluded)
+    missed_pct: object = None  # % of deadlines missed (trailer), None: absent
+
+    @property
+    def flagged(self):
+        """The sampler missed more than MISSED_FLAG_PCT % of its deadlines."""
+        return self.missed_pct is not None and self.missed_pct > MISSED_FLAG_PCT
+
+    @property
+    def excluded(self):
+        """More than MISSED_EXCLUDE_PCT %: left out of the frequency and
+        energy statistics."""
+        return self.missed_pct is not None and self.missed_pct > MISSED_EXCLUDE_PCT
 
 
 @dataclass(frozen=True)
@@ -139,6 +160,18 @@ def power_model(meta):
              " energy not modelled")
         return None
     return PowerModel(freqs, power, idle)
+
+
+def observer_cpu(meta):
+    """The observer, the sampler's CPU (meta.json sampler_cpu, else
+    observer.cpu), or None when meta.json names neither."""
+    if isinstance(meta.get("sampler_cpu"), int):
+        return meta["sampler_cpu"]
+    obs = meta.get("observer")
+    if isinstance(obs, dict) and isinstance(obs.get("cpu"), int) \
+            and not isinstance(obs["cpu"], bool):
+        return obs["cpu"]
+    return None
 
 
 def od_default(meta, kernel):
@@ -279,10 +312,15 @@ def load_samples(path, model):
     except (OSError, UnicodeDecodeError) as e:
         raise SamplesError(f"{path}: cannot read: {getattr(e, 'strerror', None) or e}") from e
     idx, interval, first = sample_header(lines, path)
-    res = RunSamples({}, 0.0, 0, 0)
+    res = RunSamples({}, {}, 0)
     prev = {}
     for n, line in enumerate(lines[first - 1:], first):
-        if not line.strip() or line.startswith("#"):
+        if line.startswith("#"):
+            m = MISSED_RE.match(line)
+            if m:
+                res.missed_pct = float(m.group(2))
+            continue
+        if not line.strip():
             continue
         t, cpu, busy, iowait, freq, valid, fstart = parse_sample_row(line, idx, f"{path}:{n}")
         dt = t - prev.get(cpu, 0.0)
@@ -298,8 +336,8 @@ def load_samples(path, model):
             res.nofreq_rows += 1
         elif model:
             busy_mw = sum(share * model.power(f) for f, share in freq_shares(freq, fstart))
-            res.energy_mj += dt * (busy * busy_mw + (1 - busy) * model.idle_mw)
-            res.energy_rows += 1
+            res.energy_mj[cpu] = (res.energy_mj.get(cpu, 0.0)
+                                  + dt * (busy * busy_mw + (1 - busy) * model.idle_mw))
     if not res.cpus:
         raise SamplesError(f"{path}: no valid samples")
     return res
@@ -319,4 +357,73 @@ def load_all_samples(runs, model):
             out[run.order] = load_samples(run.samples, model)
         except SamplesError as e:
             warn(f"{e}; run {run.order} ({describe(run)}) reported as no samples")
+    return out
+
+
+# ---------------------------------------------------------------- fio
+
+def fio_path(run):
+    """rN.fio.json beside a run's samples rN.tsv, or None without samples."""
+    if run.samples is None:
+        return None
+    name = run.samples.name
+    return run.samples.with_name((name[:-4] if name.endswith(".tsv") else name) + ".fio.json")
+
+
+def load_fio_iops(path):
+    """IOPS of one fio --output-format=json file: jobs[].read.iops summed
+    over the jobs; ValueError saying what is wrong."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise ValueError(f"cannot read: {getattr(e, 'strerror', None) or e}") from e
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        # fio may write notes before the JSON: retry from the line opening it
+        data, start = None, text.find("\n{")
+        if start >= 0 and not text.lstrip().startswith("{"):
+            try:
+                data = json.loads(text[start + 1:])
+            except json.JSONDecodeError:
+                pass
+        if data is None:
+            raise ValueError(f"invalid JSON (line {e.lineno}: {e.msg})") from None
+    jobs = data.get("jobs") if isinstance(data, dict) else None
+    if not isinstance(jobs, list) or not jobs:
+        raise ValueError("no jobs")
+    total = 0.0
+    for i, job in enumerate(jobs):
+        try:
+            iops = job["read"]["iops"]
+        except (KeyError, TypeError):
+            raise ValueError(f"jobs[{i}] has no read.iops") from None
+        if isinstance(iops, bool) or not isinstance(iops, (int, float)) \
+                or not math.isfinite(iops) or iops < 0:
+            raise ValueError(f"jobs[{i}].read.iops {iops!r} is not a rate")
+        total += iops
+    return total
+
+
+def load_all_iops(runs):
+    """{order: IOPS} of the successful runs with fio's JSON: every run of a
+    fio-* workload (a warning when its JSON is missing or malformed) and
+    any other run with one."""
+    out = {}
+    for run in runs:
+        if run.status != 0:
+            continue
+        path = fio_path(run)
+        fio = run.workload.startswith("fio-")
+        if path is None:
+            if fio:
+                warn(f"runs.tsv:{run.line}: run {run.order} ({describe(run)}) has no"
+                     " samples path, so no fio JSON; no IOPS")
+            continue
+        if not fio and not path.exists():
+            continue
+        try:
+            out[run.order] = load_fio_iops(path)
+        except ValueError as e:
+            warn(f"{path}: {e}; run {run.order} ({describe(run)}) has no IOPS")
     return out

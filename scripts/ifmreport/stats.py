@@ -1,12 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
 """Statistics: percentiles and medians, the workload CPU's metrics pooled
-over runs, governor efficiency, the summary.json record of each
-configuration in report order, and looking up a configuration's record
-and its representative run."""
+over runs, governor efficiency, the modelled energy of a run (the
+workload's CPUs, the observer apart), missed deadlines, fio's IOPS and its
+ratio to performance, the summary.json record of each configuration in
+report order, and looking up a configuration's record and its
+representative run."""
 
 import math
 
-from .results import GOVERNORS, KERNELS, CpuTotals, config_label, mhz_key
+from .results import (GOVERNORS, KERNELS, CpuTotals, config_label, mhz_key,
+                      observer_cpu)
 
 
 def percentile(values, q):
@@ -20,7 +23,6 @@ def percentile(values, q):
 
 def median(values):
     return percentile(values, 0.5) if values else None
-
 
 
 def cpu_metrics(samples, wcpu):
@@ -72,19 +74,59 @@ def reference_medians(runs):
     return {k: median(v) for k, v in pooled.items()}
 
 
+def reference_iops(runs, iops):
+    """{(workload, kernel): median IOPS} of performance, pooling every
+    successful performance run with IOPS."""
+    pooled = {}
+    for r in runs:
+        if r.status == 0 and r.governor == "performance" and r.order in iops:
+            pooled.setdefault((r.workload, r.kernel), []).append(iops[r.order])
+    return {k: median(v) for k, v in pooled.items()}
+
+
 def efficiency(t_gov, t_ps, t_perf):
     if None in (t_gov, t_ps, t_perf) or t_ps == t_perf:
         return None
     return (t_ps - t_gov) / (t_ps - t_perf)
 
 
-def summarize_config(config, runs, samples, refs, wcpu):
+def run_energy_j(s, ocpu):
+    """(energy of every CPU but the observer ocpu, the observer's) of one
+    RunSamples in J; None for a part without samples with a frequency."""
+    rest = [mj for cpu, mj in s.energy_mj.items() if cpu != ocpu]
+    return (sum(rest) / 1000.0 if rest else None,
+            s.energy_mj[ocpu] / 1000.0 if ocpu in s.energy_mj else None)
+
+
+def missed_stats(have):
+    """The missed-deadline keys of a record from its runs' RunSamples."""
+    pcts = [s.missed_pct for s in have if s.missed_pct is not None]
+    return {"missed_pct_median": median(pcts),
+            "missed_pct_max": max(pcts) if pcts else None,
+            "runs_missed_over_1pct": sum(s.flagged for s in have),
+            "runs_excluded_missed": sum(s.excluded for s in have)}
+
+
+def iops_stats(values, perf):
+    """The IOPS keys of a record: its runs' IOPS, performance's median."""
+    mid = median(values)
+    return {"iops_median": mid,
+            "iops_p25": percentile(values, 0.25) if values else None,
+            "iops_p75": percentile(values, 0.75) if values else None,
+            "iops_ratio_perf": mid / perf if mid is not None and perf else None,
+            "iops_runs": len(values)}
+
+
+def summarize_config(config, runs, samples, refs, wcpu, ocpu, iops, perf_iops):
     """The summary.json record of one config."""
     wl, kernel, gov, io = config
     ok = [r for r in runs if r.status == 0]
     times = [r.runtime for r in ok]
     have = [samples[r.order] for r in ok if r.order in samples]
-    energies = [s.energy_mj / 1000.0 for s in have if s.energy_rows > 0]
+    # runs whose sampler missed too many deadlines: runtime only
+    kept = [s for s in have if not s.excluded]
+    parts = [run_energy_j(s, ocpu) for s in kept]
+    energies = [e for e, _ in parts if e is not None]
     rec = {
         "kernel": kernel, "governor": gov, "io_is_busy": io, "workload": wl,
         "label": config_label(gov, io),
@@ -95,24 +137,31 @@ def summarize_config(config, runs, samples, refs, wcpu):
         "p25_s": percentile(times, 0.25) if times else None,
         "p75_s": percentile(times, 0.75) if times else None,
     }
-    rec.update(cpu_metrics(have, wcpu))
+    rec.update(cpu_metrics(kept, wcpu))
     rec["efficiency"] = efficiency(rec["median_s"], refs.get((wl, kernel, "powersave")),
                                    refs.get((wl, kernel, "performance")))
     rec["energy_j"] = median(energies)
+    rec["energy_observer_j"] = median([o for _, o in parts if o is not None])
     rec["energy_runs"] = len(energies)
-    rec["samples_no_freq"] = sum(s.nofreq_rows for s in have)
+    rec["samples_no_freq"] = sum(s.nofreq_rows for s in kept)
     rec["edp_js"] = (rec["energy_j"] * rec["median_s"]
                      if rec["energy_j"] is not None and rec["median_s"] is not None else None)
+    rec.update(missed_stats(have))
+    rec.update(iops_stats([iops[r.order] for r in ok if r.order in iops],
+                          perf_iops.get((wl, kernel))))
     return rec
 
 
-def summarize(runs, samples, meta):
+def summarize(runs, samples, meta, iops):
+    """The summary.json records; iops is {order: IOPS} of the fio runs."""
     refs = reference_medians(runs)
+    perf_iops = reference_iops(runs, iops)
     wcpu = meta.get("workload_cpu", 0)
+    ocpu = observer_cpu(meta)
     by_config = {}
     for r in runs:
         by_config.setdefault(r.config, []).append(r)
-    return [summarize_config(c, by_config[c], samples, refs, wcpu)
+    return [summarize_config(c, by_config[c], samples, refs, wcpu, ocpu, iops, perf_iops)
             for c in ordered_configs(runs, meta)]
 
 
@@ -127,10 +176,12 @@ def find(records, workload, kernel, governor, io=...):
 
 def representative_run(runs, samples, rec):
     """The successful run with samples whose runtime is nearest the config's
-    median (ties: the earlier run)."""
+    median (ties: the earlier run), one whose sampler missed too many
+    deadlines only when there is no other."""
     cands = [r for r in runs if r.status == 0 and r.order in samples
              and (r.workload, r.kernel, r.governor, r.io) ==
              (rec["workload"], rec["kernel"], rec["governor"], rec["io_is_busy"])]
     if not cands:
         return None
-    return min(cands, key=lambda r: (abs(r.runtime - rec["median_s"]), r.order))
+    return min(cands, key=lambda r: (samples[r.order].excluded,
+                                     abs(r.runtime - rec["median_s"]), r.order))

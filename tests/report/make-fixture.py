@@ -6,7 +6,13 @@ Usage: make-fixture.py DIR
 
 Every run samples 100 Hz (dt = 0.01 s) for as long as its runtime, the
 workload CPU (0) repeating a short pattern of (busy, idle, iowait, freq_khz)
-rows, CPU 1 always busy 0.1 at 800 MHz. test_report.py derives the expected
+rows, CPU 1 (the observer, meta.json sampler_cpu) always busy 0.1 at 800
+MHz. The TSVs of wl-a and fio-psync-qd1 end with the sampler's summary,
+its missed deadlines 0 unless a run says otherwise (MISSED: 24 of 160,
+15.00%, in a run of another pattern; 3 of 127, 2.36%; 1 of 117, 0.85%);
+wl-b's have no summary, as older files. The fio-psync-qd1 runs have fio's
+JSON beside their TSV (NNN-....fio.json) with known IOPS, one of them two
+jobs, one missing, one malformed. test_report.py derives the expected
 summary from these patterns by hand; change both together.
 
 Plus three runs recorded under perf (R/perf/NAME/, as scripts/experiment-guest
@@ -29,12 +35,17 @@ OD_IDLE = [(1.0, 0.0, 0.0, 2400000), (0.0, 0.0, 1.0, 2400000),
 OD_BUSY = [PERF[0]] * 3 + [(0.8, 0.1, 0.1, 1200000)]
 HALF_2400 = [(0.5, 0.5, 0.0, 2400000)]
 HALF_1600 = [(0.5, 0.5, 0.0, 1600000)]
+# The run whose sampler missed 15% of its deadlines: mostly iowait at 800.
+MISSED = [(0.2, 0.0, 0.8, 800000)]
 
 # (kernel, governor, io_is_busy, workload, pattern,
-#  [(runtime_s, status, sample-file mode), ...]) where mode is
+#  [(runtime_s, status, sample-file mode[, extra]), ...]) where mode is
 #  "ok", "invalid" (one extra invalid row), "nofreq" (one extra row without
 #  a frequency), "dash" (samples column "-"), "missing" (a path that does
-#  not exist).
+#  not exist), and extra a dict: "missed" (deadlines missed, in the
+#  summary), "pattern" (instead of the config's), "iops" (fio's JSON: a
+#  list of read IOPS, one per job; "missing" no file, "malformed" a
+#  truncated one).
 RUNS = [
     ("baseline", "performance", "-", "wl-a", PERF,
      [(1.00, 0, "invalid"), (1.20, 0, "ok"), (1.10, 0, "nofreq")]),
@@ -43,7 +54,8 @@ RUNS = [
     ("baseline", "ondemand", "0", "wl-a", OD_IDLE,
      [(2.60, 0, "ok"), (2.40, 0, "ok"), (2.80, 0, "ok")]),
     ("baseline", "ondemand", "1", "wl-a", OD_BUSY,
-     [(1.28, 0, "ok"), (1.32, 0, "ok"), (1.36, 0, "ok")]),
+     [(1.28, 0, "ok"), (1.32, 0, "ok"),
+      (1.36, 0, "ok", {"missed": 24, "pattern": MISSED})]),
     ("patched", "performance", "-", "wl-a", PERF,
      [(1.00, 0, "ok"), (1.20, 0, "ok"), (1.10, 0, "ok")]),
     ("patched", "powersave", "-", "wl-a", POWERSAVE,
@@ -51,7 +63,8 @@ RUNS = [
     ("patched", "ondemand", "0", "wl-a", OD_IDLE,
      [(2.60, 0, "ok"), (2.60, 0, "ok"), (2.60, 0, "ok")]),
     ("patched", "ondemand", "1", "wl-a", OD_BUSY,
-     [(1.20, 0, "ok"), (1.24, 0, "ok"), (1.16, 0, "ok"), (99.0, 1, "ok")]),
+     [(1.20, 0, "ok"), (1.24, 0, "ok", {"missed": 3}), (1.16, 0, "ok", {"missed": 1}),
+      (99.0, 1, "ok")]),
     ("baseline", "performance", "-", "wl-b", HALF_2400,
      [(2.00, 0, "ok"), (2.20, 0, "dash"), (2.10, 0, "ok")]),
     ("baseline", "ondemand", "0", "wl-b", HALF_1600,
@@ -60,7 +73,15 @@ RUNS = [
      [(2.00, 0, "ok"), (2.20, 0, "ok"), (2.10, 0, "ok")]),
     ("patched", "ondemand", "1", "wl-b", HALF_2400,
      [(4.00, 0, "ok"), (4.40, 0, "ok"), (4.20, 0, "ok")]),
+    ("patched", "performance", "-", "fio-psync-qd1", HALF_2400,
+     [(0.50, 0, "ok", {"iops": [480.0]}), (0.51, 0, "ok", {"iops": [500.0]}),
+      (0.50, 0, "ok", {"iops": [540.0]}), (0.52, 0, "ok", {"iops": "missing"})]),
+    ("patched", "ondemand", "1", "fio-psync-qd1", OD_IDLE,
+     [(0.50, 0, "ok", {"iops": [150.25, 150.25]}), (0.52, 0, "ok", {"iops": [360.0]}),
+      (0.51, 0, "ok", {"iops": "malformed"})]),
 ]
+# Deadlines missed by default (None: no sampler summary, as older files).
+MISSED_DEFAULT = {"wl-a": 0, "wl-b": None, "fio-psync-qd1": 0}
 
 META = {
     "started": "2026-12-03T12:00:00Z",
@@ -70,6 +91,7 @@ META = {
     "workload_cpu": 0,
     "sampler_cpu": 1,
     "sampler_rate_hz": 100,
+    "observer": {"cpu": 1, "governor": "performance", "apart": True},
     "kernels": {
         "baseline": {"release": "6.1.192-gbase", "commit": "b" * 40,
                      "io_is_busy_default": {"ondemand": 0,
@@ -86,7 +108,9 @@ META = {
     "workloads": {"wl-a": {"description": "alternating CPU and disk",
                            "command": "fixture-a"},
                   "wl-b": {"description": "second workload",
-                           "command": "fixture-b"}},
+                           "command": "fixture-b"},
+                  "fio-psync-qd1": {"description": "fio, 4k random reads at queue depth 1, psync",
+                                    "command": "fio --name=qd1 --ioengine=psync"}},
     "disk": {"throttle": "fixture"},
     "extra_key": "passed through",
 }
@@ -96,6 +120,15 @@ HEADER = ("# iowait-freqmon 0.1.0\n# command: fixture\n# kernel: {kernel}\n"
           "time_s\tcpu\tbusy\tidle\tiowait\tfreq_khz\tvalid\n")
 TRAILER = ("# end: 2026-12-03T12:00:01.000Z\n"
            "# cpu       busy_s     idle_s   iowait_s\n")
+# iowait-freqmon's summary (summary.c), as its TSV output ends
+SUMMARY = ("# end: 2026-12-03T12:00:01.000Z\n"
+           "# summary: {n} samples over {span:.6f} s, rate 100 Hz (interval 10000000.000 ns),"
+           " tick 4000 us\n"
+           "# idle/iowait source: timer_list, resolution 1 ns\n"
+           "# missed deadlines: {missed} ({pct:.2f}%), dropped samples: 0, truncated reads: 0,"
+           " read errors: 0, max wake-up latency: 87 us\n"
+           "# sampler CPU: 0.50% of one CPU (sampler thread), 0.60% (whole process)\n"
+           "# cpu       busy_s     idle_s   iowait_s\n")
 
 
 def row(t, cpu, busy, idle, iowait, freq, valid=1):
@@ -104,8 +137,9 @@ def row(t, cpu, busy, idle, iowait, freq, valid=1):
     return f"{t:.6f}\t{cpu}\t{busy:.4f}\t{idle:.4f}\t{iowait:.4f}\t{f}\t{valid}\n"
 
 
-def sample_text(kernel, pattern, runtime, mode):
-    """The sampler TSV of one run: round(runtime / DT) valid samples."""
+def sample_text(kernel, pattern, runtime, mode, missed=None):
+    """The sampler TSV of one run: round(runtime / DT) valid samples, then
+    the summary with MISSED deadlines missed (None: no summary)."""
     lines = [HEADER.format(kernel=kernel)]
     n = round(runtime / DT)
     t = 0.0
@@ -123,8 +157,23 @@ def sample_text(kernel, pattern, runtime, mode):
         busy, idle, iowait, freq = pattern[i % len(pattern)]
         lines += [row(t, 0, busy, idle, iowait, freq),
                   row(t, 1, 0.1, 0.9, 0.0, 800000)]
-    lines.append(TRAILER)
+    if missed is None:
+        lines.append(TRAILER)
+    else:
+        lines.append(SUMMARY.format(n=n, span=n * DT, missed=missed,
+                                    pct=100 * missed / (missed + n)))
     return "".join(lines)
+
+
+def fio_text(iops):
+    """fio --output-format=json of one run: one job per read IOPS."""
+    jobs = [{"jobname": "qd1", "groupid": 0, "error": 0,
+             "read": {"io_bytes": round(x * 4096 * 5), "bw": round(x * 4), "iops": x,
+                      "runtime": 5000, "total_ios": round(x * 5)},
+             "write": {"io_bytes": 0, "bw": 0, "iops": 0.0, "runtime": 0, "total_ios": 0}}
+            for x in iops]
+    return json.dumps({"fio version": "fio-3.33", "timestamp": 1796299200,
+                       "time": "Thu Dec  3 12:00:00 2026", "jobs": jobs}, indent=1) + "\n"
 
 
 # ---------------------------------------------------------------- perf runs
@@ -334,14 +383,21 @@ def main(argv):
             "runtime_s\tstatus\tsamples\n"]
     order = 0
     for kernel, gov, io, wl, pattern, runs in RUNS:
-        for rep, (runtime, status, mode) in enumerate(runs, 1):
+        for rep, (runtime, status, mode, *extra) in enumerate(runs, 1):
+            extra = extra[0] if extra else {}
             order += 1
             name = f"samples/{order:03d}-{kernel}-{gov}-{io}-{wl}-{rep}.tsv"
             if mode == "dash":
                 name = "-"
             elif mode != "missing":
-                (out / name).write_text(
-                    sample_text(kernel, pattern, runtime, mode))
+                (out / name).write_text(sample_text(
+                    kernel, extra.get("pattern", pattern), runtime, mode,
+                    extra.get("missed", MISSED_DEFAULT[wl])))
+            iops = extra.get("iops", "missing")
+            if name != "-" and iops != "missing":
+                (out / name).with_suffix("").with_suffix(".fio.json").write_text(
+                    fio_text(iops) if iops != "malformed"
+                    else '{\n "fio version": "fio-3.33",\n "jobs": [\n')
             rows.append(f"{kernel}\t{gov}\t{io}\t{wl}\t{rep}\t{order}\t"
                         f"{runtime:.3f}\t{status}\t{name}\n")
     (out / "runs.tsv").write_text("".join(rows))

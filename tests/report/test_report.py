@@ -5,21 +5,43 @@
 Usage: test_report.py [unittest arguments, e.g. SummaryTest]
 
 The expected numbers are worked out by hand from make-fixture.py's
-patterns (dt = 0.01 s, samples for the whole runtime; CPU 1 always busy 0.1
-at 800 MHz: 0.1 x 1500 + 0.9 x 300 = 420 mW):
+patterns (dt = 0.01 s, samples for the whole runtime). energy_j is CPU 0's
+alone: CPU 1 is the observer (meta.json sampler_cpu), always busy 0.1 at
+800 MHz, 0.1 x 1500 + 0.9 x 300 = 420 mW, in energy_observer_j:
 
-  PERF      cpu0 busy 0.8 at 2400: 0.8 x 9000 + 0.2 x 300 = 7260 mW, +420 = 7680 mW
-  POWERSAVE cpu0 busy 0.8 at  800: 0.8 x 1500 + 0.2 x 300 = 1260 mW, +420 = 1680 mW
+  PERF      cpu0 busy 0.8 at 2400: 0.8 x 9000 + 0.2 x 300 = 7260 mW
+  POWERSAVE cpu0 busy 0.8 at  800: 0.8 x 1500 + 0.2 x 300 = 1260 mW
   OD_IDLE   busy@2400, iowait@2400, busy@800, idle@800 per 0.04 s:
-            (9000 + 300 + 1500 + 300) / 4 = 2775 mW, +420 = 3195 mW;
+            (9000 + 300 + 1500 + 300) / 4 = 2775 mW;
             busy 0.5, iowait 0.25, half the busy time at each P-state: 1600 MHz
   OD_BUSY   three PERF rows, one busy 0.8 at 1200 (0.8 x 2600 + 60 = 2140):
-            (3 x 7260 + 2140) / 4 = 5980 mW, +420 = 6400 mW;
+            (3 x 7260 + 2140) / 4 = 5980 mW;
             busy at 2400 3/4, at 1200 1/4: 2100 MHz
-  HALF_2400 busy 0.5: 0.5 x 9000 + 150 = 4650, +420 = 5070 mW
-  HALF_1600 busy 0.5: 0.5 x 4100 + 150 = 2200, +420 = 2620 mW
+  HALF_2400 busy 0.5: 0.5 x 9000 + 150 = 4650 mW
+  HALF_1600 busy 0.5: 0.5 x 4100 + 150 = 2200 mW
+  MISSED    busy 0.2 at 800, iowait 0.8: 0.2 x 1500 + 0.8 x 300 = 540 mW
 
-Run energy = runtime x power (the samples cover the runtime).
+Run energy = runtime x power (the samples cover the runtime); observer
+energy = runtime x 0.42 W.
+
+Missed deadlines (the sampler's summary; percent = missed / (missed +
+samples), printed %.2f): wl-a and fio runs 0 (0.00%) except
+  baseline ondemand io1 wl-a #3 (order 12, 1.36 s, 136 samples, MISSED
+    pattern): 24 / 160 = 15.00% > 10%: excluded: its runtime counts, its
+    samples do not (mean MHz, shares, time in state, energy)
+  patched ondemand io1 wl-a #2 (order 23, 124 samples): 3 / 127 = 2.36%
+    > 1%: flagged, kept
+  patched ondemand io1 wl-a #3 (order 24, 116 samples): 1 / 117 = 0.85%
+wl-b's TSVs have no summary: missed_pct_median and _max null.
+
+fio-psync-qd1 (patched kernel; IOPS from rN.fio.json, jobs' read.iops
+summed):
+  performance, runtimes 0.50 0.51 0.50 0.52: IOPS 480, 500, 540 and no
+    JSON (a warning): median 500, p25 490, p75 520, ratio 1
+  ondemand io1, runtimes 0.50 0.52 0.51: IOPS 150.25 + 150.25 = 300.5
+    (two jobs), 360 and a malformed JSON (a warning): median 330.25,
+    p25 300.5 + 0.25 x 59.5 = 315.375, p75 345.125;
+    ratio 330.25 / 500 = 0.6605
 """
 import json
 import os
@@ -42,60 +64,86 @@ sys.dont_write_bytecode = True   # loading scripts/report writes no __pycache__
 EXPECTED = {
     # runtimes 1.00 1.20 1.10; run 1 has an invalid row (ignored), run 3 a row
     # without frequency on both CPUs (in the shares, not in MHz or energy);
-    # energies 7.68 9.216 8.448 J.
+    # energies 7.26 8.712 7.986 J, the observer's 0.42 0.504 0.462 J.
     ("wl-a", "baseline", "performance", None): dict(
         runs=3, failed=0, median_s=1.10, p25_s=1.05, p75_s=1.15, mean_busy_mhz=2400,
         iowait_share=0.1, busy_share=0.8, time_in_state={"2400": 1.0}, efficiency=1.0,
-        energy_j=8.448, edp_js=8.448 * 1.10, samples_no_freq=2, no_samples=0),
-    # runtimes 3.0 3.2 3.1, energies 3.1 x 1.68 = 5.208 (median)
+        energy_j=7.986, energy_observer_j=0.462, edp_js=7.986 * 1.10, samples_no_freq=2,
+        no_samples=0, missed_pct_median=0.0, missed_pct_max=0.0, runs_missed_over_1pct=0,
+        runs_excluded_missed=0, iops_median=None, iops_ratio_perf=None, iops_runs=0),
+    # runtimes 3.0 3.2 3.1, energies 3.1 x 1.26 = 3.906 (median)
     ("wl-a", "baseline", "powersave", None): dict(
         runs=3, failed=0, median_s=3.10, p25_s=3.05, p75_s=3.15, mean_busy_mhz=800,
         iowait_share=0.1, busy_share=0.8, time_in_state={"800": 1.0}, efficiency=0.0,
-        energy_j=5.208, edp_js=5.208 * 3.10),
+        energy_j=3.906, energy_observer_j=3.1 * 0.42, edp_js=3.906 * 3.10),
     # runtimes 2.6 2.4 2.8; efficiency (3.1 - 2.6) / (3.1 - 1.1) = 0.25;
-    # energy 2.6 x 3.195 = 8.307
+    # energy 2.6 x 2.775 = 7.215
     ("wl-a", "baseline", "ondemand", 0): dict(
         runs=3, failed=0, median_s=2.60, p25_s=2.50, p75_s=2.70, mean_busy_mhz=1600,
         iowait_share=0.25, busy_share=0.5, time_in_state={"800": 0.5, "2400": 0.5},
-        efficiency=0.25, energy_j=8.307, edp_js=8.307 * 2.60),
-    # runtimes 1.28 1.32 1.36; efficiency (3.1 - 1.32) / 2 = 0.89;
-    # energy 1.32 x 6.4 = 8.448
+        efficiency=0.25, energy_j=7.215, energy_observer_j=2.6 * 0.42, edp_js=7.215 * 2.60),
+    # runtimes 1.28 1.32 1.36, the last run's sampler missing 15% of its
+    # deadlines: its runtime counts (median 1.32, not 1.30 of the other
+    # two), its samples (the MISSED pattern) do not: MHz, shares and time in
+    # state of OD_BUSY alone; energies 1.28 and 1.32 x 5.98, median 7.774
+    # (with it, 7.6544), the observer's 1.30 x 0.42; efficiency
+    # (3.1 - 1.32) / 2 = 0.89
     ("wl-a", "baseline", "ondemand", 1): dict(
         runs=3, failed=0, median_s=1.32, p25_s=1.30, p75_s=1.34, mean_busy_mhz=2100,
         iowait_share=0.1, busy_share=0.8, time_in_state={"1200": 0.25, "2400": 0.75},
-        efficiency=0.89, energy_j=8.448, edp_js=8.448 * 1.32),
+        runtimes_s=[1.28, 1.32, 1.36], efficiency=0.89, energy_j=7.774, energy_runs=2,
+        energy_observer_j=0.546, edp_js=7.774 * 1.32, sampled_s=2.60,
+        missed_pct_median=0.0, missed_pct_max=15.0, runs_missed_over_1pct=1,
+        runs_excluded_missed=1),
     ("wl-a", "patched", "performance", None): dict(
-        runs=3, median_s=1.10, efficiency=1.0, energy_j=8.448, samples_no_freq=0),
+        runs=3, median_s=1.10, efficiency=1.0, energy_j=7.986, samples_no_freq=0),
     ("wl-a", "patched", "powersave", None): dict(
-        runs=3, median_s=3.10, efficiency=0.0, energy_j=5.208),
+        runs=3, median_s=3.10, efficiency=0.0, energy_j=3.906),
     ("wl-a", "patched", "ondemand", 0): dict(
-        runs=3, median_s=2.60, p25_s=2.60, p75_s=2.60, efficiency=0.25, energy_j=8.307),
+        runs=3, median_s=2.60, p25_s=2.60, p75_s=2.60, efficiency=0.25, energy_j=7.215),
     # runtimes 1.20 1.24 1.16 and a failed 99 s run (excluded);
-    # efficiency (3.1 - 1.2) / 2 = 0.95; energy 1.2 x 6.4 = 7.68
+    # efficiency (3.1 - 1.2) / 2 = 0.95; energy 1.2 x 5.98 = 7.176;
+    # missed 0.00, 2.36 (flagged, kept), 0.85%
     ("wl-a", "patched", "ondemand", 1): dict(
         runs=3, failed=1, median_s=1.20, p25_s=1.18, p75_s=1.22, mean_busy_mhz=2100,
         iowait_share=0.1, busy_share=0.8, time_in_state={"1200": 0.25, "2400": 0.75},
-        efficiency=0.95, energy_j=7.68, edp_js=7.68 * 1.20, runtimes_s=[1.20, 1.24, 1.16]),
-    # run 2 has no samples ("-"): energies 2.0 and 2.1 x 5.07, median 10.3935;
-    # no powersave for wl-b: efficiency null
+        efficiency=0.95, energy_j=7.176, energy_observer_j=1.2 * 0.42, energy_runs=3,
+        edp_js=7.176 * 1.20, runtimes_s=[1.20, 1.24, 1.16], missed_pct_median=0.85,
+        missed_pct_max=2.36, runs_missed_over_1pct=1, runs_excluded_missed=0),
+    # run 2 has no samples ("-"): energies 2.0 and 2.1 x 4.65, median 9.5325;
+    # no powersave for wl-b: efficiency null; no sampler summary
     ("wl-b", "baseline", "performance", None): dict(
         runs=3, no_samples=1, median_s=2.10, mean_busy_mhz=2400, busy_share=0.5,
-        iowait_share=0.0, efficiency=None, energy_j=10.3935, edp_js=10.3935 * 2.10),
-    # run 2's samples file is missing: energies 4.0 and 4.2 x 2.62
+        iowait_share=0.0, efficiency=None, energy_j=9.5325, energy_observer_j=2.05 * 0.42,
+        edp_js=9.5325 * 2.10, missed_pct_median=None, missed_pct_max=None,
+        runs_missed_over_1pct=0, runs_excluded_missed=0),
+    # run 2's samples file is missing: energies 4.0 and 4.2 x 2.2
     ("wl-b", "baseline", "ondemand", 0): dict(
         runs=3, no_samples=1, median_s=4.20, p25_s=4.10, p75_s=4.30, mean_busy_mhz=1600,
-        time_in_state={"1600": 1.0}, efficiency=None, energy_j=10.742,
-        edp_js=10.742 * 4.20),
+        time_in_state={"1600": 1.0}, efficiency=None, energy_j=9.02,
+        edp_js=9.02 * 4.20),
     ("wl-b", "patched", "performance", None): dict(
-        runs=3, no_samples=0, energy_j=2.1 * 5.07, edp_js=2.1 * 5.07 * 2.1),
+        runs=3, no_samples=0, energy_j=2.1 * 4.65, edp_js=2.1 * 4.65 * 2.1),
     ("wl-b", "patched", "ondemand", 1): dict(
-        runs=3, median_s=4.20, mean_busy_mhz=2400, energy_j=4.2 * 5.07,
-        edp_js=4.2 * 5.07 * 4.2),
+        runs=3, median_s=4.20, mean_busy_mhz=2400, energy_j=4.2 * 4.65,
+        edp_js=4.2 * 4.65 * 4.2, iops_median=None, iops_p25=None, iops_p75=None),
+    # IOPS: above; energies HALF_2400 x 0.50 0.51 0.50 0.52, median
+    # 0.505 x 4.65 (every run has samples, the one without JSON too)
+    ("fio-psync-qd1", "patched", "performance", None): dict(
+        runs=4, median_s=0.505, mean_busy_mhz=2400, energy_j=0.505 * 4.65,
+        iops_median=500.0, iops_p25=490.0, iops_p75=520.0, iops_ratio_perf=1.0,
+        iops_runs=3, missed_pct_max=0.0),
+    ("fio-psync-qd1", "patched", "ondemand", 1): dict(
+        runs=3, median_s=0.51, iops_median=330.25, iops_p25=315.375, iops_p75=345.125,
+        iops_ratio_perf=0.6605, iops_runs=2),
 }
 
 SUMMARY_KEYS = {"kernel", "governor", "io_is_busy", "workload", "runs", "failed",
                 "median_s", "p25_s", "p75_s", "mean_busy_mhz", "iowait_share",
-                "busy_share", "time_in_state", "efficiency", "energy_j", "edp_js"}
+                "busy_share", "time_in_state", "efficiency", "energy_j", "edp_js",
+                "energy_observer_j", "missed_pct_median", "missed_pct_max",
+                "runs_missed_over_1pct", "runs_excluded_missed", "iops_median",
+                "iops_p25", "iops_p75", "iops_ratio_perf", "iops_runs"}
 
 
 def make_fixture(parent):
@@ -180,19 +228,67 @@ class AttrCollector(HTMLParser):
 
 class ReportTest(Fixture):
     ROW_A = ("| patched | ondemand | 1 | 3 (+1 failed) | 1.200 (1.180-1.220) | 2100 | 10.0% "
-             "| 0.95 | 7.68 | 9.22 |")
+             "| 0.95 | 7.18 | 8.61 |")
     ROW_B = ("| baseline | ondemand | 0 | 3 | 2.600 (2.500-2.700) | 1600 | 25.0% | 0.25 "
-             "| 8.31 | 21.60 |")
+             "| 7.21 | 18.76 |")
+    HEADER = ("| kernel | governor | io_is_busy | runs | median s (p25-p75) | mean busy MHz "
+              "| iowait share | efficiency | energy J (all but CPU 1) | energy x delay J s |")
 
     def test_markdown(self):
         md = (self.rdir / "report.md").read_text()
         self.assertIn(self.ROW_A, md)
         self.assertIn(self.ROW_B, md)
         self.assertIn("| baseline | performance | - | 3 | 2.100 (2.050-2.150) | 2400 | 0.0% "
-                      "| n/a | 10.39 | 21.83 |", md)
+                      "| n/a | 9.53 | 20.02 |", md)
         for text in ("QEMU emulator version 7.2.99", "a" * 40, "6.1.192-gbase", "quick run",
-                     "2026-12-03T12:00:00Z", "[baseline-ondemand-wl-a.svg](perf/baseline-ondemand-wl-a.svg)"):
+                     "2026-12-03T12:00:00Z", "[baseline-ondemand-wl-a.svg](perf/baseline-ondemand-wl-a.svg)",
+                     "sampler on CPU 1 (the observer, held at performance apart from the "
+                     "governor measured) at 100 Hz"):
             self.assertIn(text, md)
+        # the tables without IOPS keep their columns
+        wl_a = md.split("## Workload wl-a")[1].split("## Workload wl-b")[0]
+        self.assertIn(self.HEADER, wl_a)
+        self.assertNotIn("IOPS", wl_a)
+        energy = md.split("## Energy model")[1]
+        self.assertIn("every sampled CPU except the observer, CPU 1 (meta.json sampler_cpu; "
+                      "its energy is energy_observer_j in summary.json)", energy)
+
+    def test_missed_deadlines(self):
+        md = (self.rdir / "report.md").read_text()
+        wl_a, rest = md.split("## Workload wl-a")[1].split("## Workload wl-b")
+        self.assertIn("a run missing more than 1% of its deadlines is flagged; more than 10%, "
+                      "its samples are left out of the mean busy frequency", wl_a)
+        self.assertIn("- order 12: baseline ondemand io_is_busy=1 wl-a #3, 15.00% of its "
+                      "deadlines missed (above 10%: left out of the frequency and energy "
+                      "statistics, its runtime counts)", wl_a)
+        self.assertIn("- order 23: patched ondemand io_is_busy=1 wl-a #2, 2.36% of its "
+                      "deadlines missed (above 1%: flagged, kept)", wl_a)
+        self.assertNotIn("order 24:", wl_a)        # 0.85%: not flagged
+        self.assertNotIn("Missed sampling deadlines", rest.split("## Energy model")[0])
+        self.assertIn("runs whose sampler missed more than 10% of its deadlines, are left out",
+                      md.split("## Energy model")[1])
+        html = (self.rdir / "report.html").read_text()
+        self.assertIn("2.36% of its deadlines missed (above 1%: flagged, kept)</li>", html)
+
+    def test_iops(self):
+        md = (self.rdir / "report.md").read_text()
+        fio = md.split("## Workload fio-psync-qd1")[1].split("## Ground truth")[0]
+        self.assertIn("| kernel | governor | io_is_busy | runs | median s (p25-p75) "
+                      "| IOPS (p25-p75) | IOPS / performance | mean busy MHz |", fio)
+        self.assertIn("| patched | performance | - | 4 | 0.505 (0.500-0.512) | 500 (490-520) "
+                      "| 1.00 | 2400 |", fio)
+        self.assertIn("| patched | ondemand | 1 | 3 | 0.510 (0.505-0.515) | 330 (315-345) "
+                      "| 0.66 |", fio)
+        self.assertIn("<td>330 (315-345)</td><td>0.66</td>",
+                      (self.rdir / "report.html").read_text())
+        # a missing and a malformed fio JSON: warnings naming the file
+        err = self.res.stderr
+        self.assertIn("samples/041-patched-performance---fio-psync-qd1-4.fio.json: cannot read",
+                      err)
+        self.assertIn("samples/044-patched-ondemand-1-fio-psync-qd1-3.fio.json: invalid JSON", err)
+        self.assertIn("run 44 (patched ondemand io_is_busy=1 fio-psync-qd1 #3) has no IOPS", err)
+        self.assertFalse([ln for ln in err.splitlines()
+                          if "fio" in ln and not ln.startswith("report: warning: ")])
 
     def test_findings(self):
         md = (self.rdir / "report.md").read_text()
@@ -203,7 +299,7 @@ class ReportTest(Fixture):
         self.assertIn("ondemand io_is_busy=1 (its default) takes 1.09x performance's time", wl_a)
         self.assertIn("efficiency 0.25 -> 0.95", wl_a)
         self.assertIn("mean busy frequency 1600 -> 2100 MHz", wl_a)
-        self.assertIn("modelled energy 8.31 -> 7.68 J (-7.5%)", wl_a)
+        self.assertIn("modelled energy of the workload's CPUs 7.21 -> 7.18 J (-0.5%)", wl_a)
         self.assertIn("is faster", wl_a)
         self.assertNotIn("no clear difference", wl_a)
         # wl-b: the same runtimes on both kernels
@@ -261,7 +357,7 @@ class ReportTest(Fixture):
                 root = ET.parse(plots / f"{base}.svg").getroot()
                 self.assertTrue(root.tag.endswith("svg"))
                 self.assertIn(title, " ".join(root.itertext()))
-        self.assertEqual(len(list(plots.glob("timechart-*.png"))), 12)
+        self.assertEqual(len(list(plots.glob("timechart-*.png"))), 14)
 
 
 class GnuplotTest(unittest.TestCase):
@@ -348,6 +444,61 @@ class FreqSplitTest(unittest.TestCase):
         self.assertAlmostEqual(c.busy_mhz_s / c.busy_freq_s, 2400.0)
 
 
+class ParseFioTrailerTest(unittest.TestCase):
+    """fio's JSON (jobs' read.iops summed; notes before the JSON skipped;
+    what is wrong with a bad one) and the sampler summary's missed
+    deadlines in a TSV trailer."""
+
+    @classmethod
+    def setUpClass(cls):
+        sys.path.insert(0, str(TOP / "scripts"))
+        from ifmreport import results
+        cls.results = results
+        cls.tmp = tempfile.TemporaryDirectory(prefix="test-report-")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def fio(self, text):
+        p = Path(self.tmp.name) / "r1.fio.json"
+        p.write_text(text)
+        return self.results.load_fio_iops(p)
+
+    def test_fio_json(self):
+        job = '{"jobname": "qd1", "read": {"iops": %s}, "write": {"iops": 0}}'
+        self.assertAlmostEqual(self.fio('{"jobs": [%s]}' % (job % "412.5")), 412.5)
+        self.assertAlmostEqual(self.fio('{"jobs": [%s, %s]}' % (job % "100", job % "0.5")), 100.5)
+        self.assertAlmostEqual(self.fio("note: both iodepth >= 1 and synchronous I/O engine "
+                                        "are selected, queue depth will be capped at 1\n"
+                                        '{"jobs": [%s]}' % (job % "7")), 7.0)
+        for text, msg in (('{"jobs": [', "invalid JSON"), ('{"jobs": []}', "no jobs"),
+                          ("[]", "no jobs"),
+                          ('{"jobs": [{"write": {}}]}', "jobs[0] has no read.iops"),
+                          ('{"jobs": [%s]}' % (job % '"fast"'), "is not a rate"),
+                          ('{"jobs": [%s]}' % (job % "-1"), "is not a rate")):
+            with self.subTest(text=text):
+                with self.assertRaisesRegex(ValueError, msg.replace("[", r"\[")):
+                    self.fio(text)
+        with self.assertRaisesRegex(ValueError, "cannot read"):
+            self.results.load_fio_iops(Path(self.tmp.name) / "none.fio.json")
+
+    def test_missed_trailer(self):
+        head = ("# interval_us: 10000\ntime_s\tcpu\tbusy\tidle\tiowait\tfreq_khz\tvalid\n"
+                "0.010000\t0\t1.0\t0.0\t0.0\t800000\t1\n# end: x\n")
+        p = Path(self.tmp.name) / "s.tsv"
+        for line, pct, flagged, excluded in (
+                ("", None, False, False),
+                ("# missed deadlines: 1 (0.85%), dropped samples: 0, truncated reads: 0, "
+                 "read errors: 0, max wake-up latency: 1234 us\n", 0.85, False, False),
+                ("# missed deadlines: 3 (2.36%), dropped samples: 0\n", 2.36, True, False),
+                ("# missed deadlines: 40 (10.01%), dropped samples: 0\n", 10.01, True, True)):
+            with self.subTest(line=line):
+                p.write_text(head + line)
+                s = self.results.load_samples(p, None)
+                self.assertEqual((s.missed_pct, s.flagged, s.excluded), (pct, flagged, excluded))
+
+
 class BadInputTest(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory(prefix="test-report-")
@@ -409,7 +560,7 @@ class BadInputTest(unittest.TestCase):
         rec = json.loads((self.rdir / "summary.json").read_text())[0]
         self.assertEqual((rec["runs"], rec["failed"]), (2, 1))
         self.assertAlmostEqual(rec["median_s"], 1.05)  # of 1.00 and 1.10
-        self.assertAlmostEqual(rec["energy_j"], (7.68 + 8.448) / 2)
+        self.assertAlmostEqual(rec["energy_j"], (7.26 + 7.986) / 2)
         md = (self.rdir / "report.md").read_text()
         self.assertIn("order 2: baseline performance wl-a #2, status 7, 1.200 s",
                       md.split("## Failed runs")[1])
@@ -426,7 +577,7 @@ class BadInputTest(unittest.TestCase):
         rec = json.loads((self.rdir / "summary.json").read_text())[2]
         self.assertEqual((rec["governor"], rec["io_is_busy"], rec["no_samples"]), ("ondemand", 0, 1))
         self.assertEqual(rec["runs"], 3)
-        self.assertAlmostEqual(rec["energy_j"], (2.4 + 2.8) / 2 * 3.195)
+        self.assertAlmostEqual(rec["energy_j"], (2.4 + 2.8) / 2 * 2.775)
 
     def test_usage(self):
         self.assertEqual(run_report().returncode, 2)

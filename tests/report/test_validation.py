@@ -123,7 +123,7 @@ class ValidationTest(Base):
         # summary.json keeps its shape
         summary = json.loads((self.rdir / "summary.json").read_text())
         self.assertIsInstance(summary, list)
-        self.assertEqual(len(summary), 12)
+        self.assertEqual(len(summary), 14)
 
     def test_sampler_errors(self):
         for d in (PATCHED, BASELINE):
@@ -302,7 +302,7 @@ class TruthReportTest(Base):
         self.assertEqual(parser.row_imgs, [2, 2])
         self.assertIn("Ground truth: the sampler and the kernel against the perf trace", self.html)
         # still exactly the per-config time charts of the summary
-        self.assertEqual(len(list(plots.glob("timechart-*.png"))), 12)
+        self.assertEqual(len(list(plots.glob("timechart-*.png"))), 14)
 
 
 class TruthBadInputTest(Base):
