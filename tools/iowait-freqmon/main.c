@@ -571,8 +571,8 @@ static void finish_output(struct run *r)
 	if (!err)
 		return;
 	r->status = EXIT_RUNTIME;
-	if (!r->have_ring) {
-		/* --quiet: there were no samples to lose */
+	if (!r->have_ring || !r->smp.produced) {
+		/* --quiet, or no sample taken: there were none to lose */
 		err_msg("cannot write to %s: %s (the metadata and the "
 			"summary are lost)", r->out_name, strerror(-err));
 	} else {

@@ -113,7 +113,8 @@ help)
 	expect_status 0 "$bin" --help
 	for o in -r --rate -i --interval -d --duration -o --output -f --format \
 		-c --cpus --root --replay -q --quiet -s --summary -p --pin \
-		-m --mlock -b --buffer --no-stat --no-freq -h --help -V --version; do
+		-P --priority --clock -m --mlock -b --buffer --no-stat --no-freq -h --help \
+		-V --version; do
 		grep -q -- "$o\b" "$tmp/out" || fail "--help does not mention $o"
 	done
 	expect_grep "$tmp/out" '^Usage: iowait-freqmon \[options\] \[--\] \[command'
@@ -623,6 +624,10 @@ quiet-full)
 	expect_status 1 "$bin" --root "$stale" --replay -q -o /dev/full
 	expect_grep "$tmp/err" '^iowait-freqmon: cannot write to /dev/full: No space left on device \(the metadata and the summary are lost\)$'
 	grep -q 'samples lost' "$tmp/err" && fail "-q reports samples lost"
+	# a run that took no sample has none to report lost ("0 of 0")
+	expect_status 1 "$bin" --root "$stale" --replay -d 0.0001 -o /dev/full
+	expect_grep "$tmp/err" '^iowait-freqmon: cannot write to /dev/full: No space left on device \(the metadata and the summary are lost\)$'
+	grep -q 'samples lost' "$tmp/err" && fail "a run without samples reports samples lost"
 	;;
 cpulist)
 	# 200 online CPUs of 400: a cpus list far longer than 256 bytes
