@@ -589,6 +589,25 @@ class IrqTest(unittest.TestCase):
         self.assertEqual(res.totals["anomalies"].get("irq_open_at_end"), 1)
         self.assertFalse([w for w in res.warnings if "no interrupt handler event" in w])
 
+    def test_exit_lost_at_start(self):
+        # perf enables the events one by one: a softirq's entry is seen,
+        # its exit is not. The next softirq entry on that CPU (softirqs do
+        # not nest) ends the guess: busy [.1, 2.5) ms, idle the rest; not
+        # busy to the end of the trace.
+        text = "".join(f"         swapper     0 [000]    30.{t}: {ev}\n" for t, ev in (
+            ("000000", "sched:sched_switch: prev_comm=w prev_pid=50 prev_prio=120"
+                       " prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120"),
+            ("000000", "power:cpu_idle: state=1 cpu_id=0"),
+            ("000100", "irq:softirq_entry: vec=1 [action=TIMER]"),
+            ("002000", "irq:softirq_entry: vec=1 [action=TIMER]"),
+            ("002500", "irq:softirq_exit: vec=1 [action=TIMER]"),
+            ("009000", "sched:sched_wakeup: comm=w pid=50 prio=120 target_cpu=001"),
+            ("010000", "power:cpu_idle: state=4294967295 cpu_id=0")))
+        res, tot = self.totals(text)
+        self.assertEqual(tot["0"], (2.4, 7.6, 0.0))
+        self.assertEqual(res.totals["anomalies"].get("irq_exit_lost"), 1)
+        self.assertIsNone(res.totals["anomalies"].get("irq_open_at_end"))
+
     def test_without_irq_events(self):
         text = "".join(l + "\n" for l in IRQ.splitlines() if " irq" not in l)
         res, tot = self.totals(text)
