@@ -41,7 +41,9 @@ fmax = max(meta["emu_cpufreq"]["freqs_khz"])
 for r in runs:
     p = os.path.join(out, r["samples"])
     rows = [line.split("\t") for line in open(p) if line[0].isdigit()] if os.path.exists(p) else []
-    check(len(rows) > 1000, f"{r['samples']}: {len(rows)} samples")
+    # the sampler kept pace: rows for both CPUs at the rate, over the run
+    need = 0.8 * 2 * float(r["runtime_s"]) * meta["sampler_rate_hz"]
+    check(len(rows) >= need, f"{r['samples']}: {len(rows)} rows (want >= {need:.0f})")
     # The observer (the sampler's CPU 1) is held at fmax whatever the
     # governor measured on CPU 0 does.
     obs = {int(c[5]) for c in rows if c[1] == "1" and c[6] == "1" and c[5]}
