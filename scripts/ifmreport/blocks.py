@@ -11,6 +11,7 @@ runs. The blocks:
 from .findings import finding, fnum
 from .results import (GOVERNORS, KERNELS, MISSED_EXCLUDE_PCT, MISSED_FLAG_PCT,
                       config_label, describe, mhz_key, observer_cpu)
+from .stats import placement
 
 
 def has_iops(records, wl):
@@ -82,10 +83,14 @@ def meta_items(meta, runs, model):
     if isinstance(obs, dict) and "apart" in obs:
         obs = (f" (the observer, held at {obs.get('governor', 'n/a')} apart from the governor "
                "measured)" if obs["apart"] else
-               " (the observer, under the governor measured: one cpufreq policy)")
+               " (the observer, under the governor measured: free placement or one"
+               " cpufreq policy; energy counts every CPU)")
     else:
         obs = ""
-    items.append(f"workload CPU {meta.get('workload_cpu', 0)}, sampler on CPU "
+    where = placement(meta)
+    cpus = ", ".join(str(c) for c in where["wcpus"])
+    items.append(f"placement {where['placement']} (workload CPUs {cpus}), policy "
+                 f"{where['policy']}; sampler on CPU "
                  f"{meta.get('sampler_cpu', 'n/a')}{obs} at "
                  f"{meta.get('sampler_rate_hz', 'n/a')} Hz")
     if model:

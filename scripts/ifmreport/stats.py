@@ -25,13 +25,11 @@ def median(values):
     return percentile(values, 0.5) if values else None
 
 
-def cpu_metrics(samples, wcpu):
-    """Workload-CPU metrics pooled over runs' RunSamples."""
+def cpu_metrics(samples, wcpus):
+    """Workload-CPU metrics pooled over runs' RunSamples and the workload's
+    CPUs wcpus (one with pinned placement, every CPU with free)."""
     tot = CpuTotals()
-    for s in samples:
-        c = s.cpus.get(wcpu)
-        if c is None:
-            continue
+    for c in (s.cpus[w] for s in samples for w in wcpus if w in s.cpus):
         tot.total_s += c.total_s
         tot.busy_s += c.busy_s
         tot.iowait_s += c.iowait_s
@@ -90,10 +88,13 @@ def efficiency(t_gov, t_ps, t_perf):
     return (t_ps - t_gov) / (t_ps - t_perf)
 
 
-def run_energy_j(s, ocpu):
+def run_energy_j(s, ocpu, apart=True):
     """(energy of every CPU but the observer ocpu, the observer's) of one
-    RunSamples in J; None for a part without samples with a frequency."""
-    rest = [mj for cpu, mj in s.energy_mj.items() if cpu != ocpu]
+    RunSamples in J; None for a part without samples with a frequency.
+    With the observer not apart (free placement, shared policy: it ran
+    under the governor measured, maybe the workload too) the first part
+    is every CPU's."""
+    rest = [mj for cpu, mj in s.energy_mj.items() if cpu != ocpu or not apart]
     return (sum(rest) / 1000.0 if rest else None,
             s.energy_mj[ocpu] / 1000.0 if ocpu in s.energy_mj else None)
 
@@ -117,7 +118,7 @@ def iops_stats(values, perf):
             "iops_runs": len(values)}
 
 
-def summarize_config(config, runs, samples, refs, wcpu, ocpu, iops, perf_iops):
+def summarize_config(config, runs, samples, refs, where, iops, perf_iops):
     """The summary.json record of one config."""
     wl, kernel, gov, io = config
     ok = [r for r in runs if r.status == 0]
@@ -125,7 +126,7 @@ def summarize_config(config, runs, samples, refs, wcpu, ocpu, iops, perf_iops):
     have = [samples[r.order] for r in ok if r.order in samples]
     # runs whose sampler missed too many deadlines: runtime only
     kept = [s for s in have if not s.excluded]
-    parts = [run_energy_j(s, ocpu) for s in kept]
+    parts = [run_energy_j(s, where["ocpu"], where["apart"]) for s in kept]
     energies = [e for e, _ in parts if e is not None]
     rec = {
         "kernel": kernel, "governor": gov, "io_is_busy": io, "workload": wl,
@@ -137,7 +138,8 @@ def summarize_config(config, runs, samples, refs, wcpu, ocpu, iops, perf_iops):
         "p25_s": percentile(times, 0.25) if times else None,
         "p75_s": percentile(times, 0.75) if times else None,
     }
-    rec.update(cpu_metrics(kept, wcpu))
+    rec["placement"], rec["policy"] = where["placement"], where["policy"]
+    rec.update(cpu_metrics(kept, where["wcpus"]))
     rec["efficiency"] = efficiency(rec["median_s"], refs.get((wl, kernel, "powersave")),
                                    refs.get((wl, kernel, "performance")))
     rec["energy_j"] = median(energies)
@@ -152,16 +154,29 @@ def summarize_config(config, runs, samples, refs, wcpu, ocpu, iops, perf_iops):
     return rec
 
 
+def placement(meta):
+    """Where the workload and the observer ran, from meta.json: the
+    workload's CPUs, the observer's, whether it was held apart from the
+    governor measured, and the placement and policy names."""
+    wcpus = meta.get("workload_cpus")
+    if not (isinstance(wcpus, list) and wcpus
+            and all(isinstance(c, int) and not isinstance(c, bool) for c in wcpus)):
+        wcpus = [meta.get("workload_cpu", 0)]
+    obs = meta.get("observer")
+    apart = not isinstance(obs, dict) or obs.get("apart", True) is not False
+    return {"wcpus": wcpus, "ocpu": observer_cpu(meta), "apart": apart,
+            "placement": meta.get("placement", "pinned"),
+            "policy": meta.get("policy", "per-cpu")}
+
+
 def summarize(runs, samples, meta, iops):
     """The summary.json records; iops is {order: IOPS} of the fio runs."""
     refs = reference_medians(runs)
     perf_iops = reference_iops(runs, iops)
-    wcpu = meta.get("workload_cpu", 0)
-    ocpu = observer_cpu(meta)
     by_config = {}
     for r in runs:
         by_config.setdefault(r.config, []).append(r)
-    return [summarize_config(c, by_config[c], samples, refs, wcpu, ocpu, iops, perf_iops)
+    return [summarize_config(c, by_config[c], samples, refs, placement(meta), iops, perf_iops)
             for c in ordered_configs(runs, meta)]
 
 

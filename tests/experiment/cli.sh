@@ -35,6 +35,8 @@ expect 2 "--rate wants a positive number" "$x" --rate -5
 expect 2 "--delay-ms wants a whole number" "$x" --delay-ms 1.5
 expect 2 "--fio-runtime wants a positive number" "$x" --workload fio-psync-qd1 --fio-runtime 0
 expect 2 "unknown workload 'fio-sync-qd1'" "$x" --workload fio-sync-qd1
+expect 2 "unknown placement 'loose'" "$x" --placement loose
+expect 2 "unknown policy 'package'" "$x" --policy package
 expect 2 "--out needs a value" "$x" --out
 mkdir -p "$tmp/old" && : >"$tmp/old/runs.tsv"
 expect 1 "already holds an experiment" "$x" --quick --out "$tmp/old"
@@ -43,6 +45,7 @@ expect 1 "already holds an experiment" "$x" --quick --out "$tmp/old"
 g=$top/scripts/experiment-guest
 expect 2 "Usage:" "$g" --kernel baseline
 expect 2 "unknown argument" "$g" --frobnicate
+expect 2 "unknown placement: loose" "$g" --kernel baseline --out "$tmp/g" --repeat 1 --placement loose -- performance
 # On the host it refuses to touch anything (this host has a /dev/vda of its own).
 expect 1 "runs only inside a lab guest" "$g" --kernel baseline --out "$tmp/g" --repeat 1 -- performance
 expect 1 "runs only inside a lab guest" "$g" --probe "$tmp/probe.env"

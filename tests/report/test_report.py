@@ -215,6 +215,40 @@ class SummaryTest(Fixture):
         self.assertIn("baseline ondemand io_is_busy=0\t0.5\t0\t0\t0\t0.5", tis)
 
 
+class FreePlacementTest(unittest.TestCase):
+    """meta.json of a free-placement, shared-policy run: the workload's
+    CPUs are both, the observer is not apart. PERF's CPU 0 busy 0.8 at
+    2400 and CPU 1 busy 0.1 at 800 pool to busy (0.8 + 0.1) / 2 = 0.45 and
+    (0.8 x 2400 + 0.1 x 800) / 0.9 = 2222.22 MHz; the energy counts both
+    CPUs: the pinned record's plus the observer's."""
+
+    def test_pooled(self):
+        with tempfile.TemporaryDirectory(prefix="test-report-") as tmp:
+            rdir = make_fixture(tmp)
+            res = run_report("--no-plots", rdir)
+            self.assertEqual(res.returncode, 0, res.stderr)
+            key = ("wl-a", "baseline", "performance", None)
+            pinned = {(r["workload"], r["kernel"], r["governor"], r["io_is_busy"]): r
+                      for r in json.loads((rdir / "summary.json").read_text())}[key]
+            meta = json.loads((rdir / "meta.json").read_text())
+            meta.update(placement="free", workload_cpus=[0, 1], policy="shared",
+                        observer={"cpu": 1, "apart": False})
+            (rdir / "meta.json").write_text(json.dumps(meta))
+            res = run_report("--no-plots", rdir)
+            self.assertEqual(res.returncode, 0, res.stderr)
+            free = {(r["workload"], r["kernel"], r["governor"], r["io_is_busy"]): r
+                    for r in json.loads((rdir / "summary.json").read_text())}[key]
+            md = (rdir / "report.md").read_text()
+        self.assertEqual((pinned["placement"], pinned["policy"]), ("pinned", "per-cpu"))
+        self.assertEqual((free["placement"], free["policy"]), ("free", "shared"))
+        self.assertAlmostEqual(pinned["busy_share"], 0.8, places=6)
+        self.assertAlmostEqual(free["busy_share"], 0.45, places=6)
+        self.assertAlmostEqual(free["mean_busy_mhz"], 2000 / 0.9, places=3)
+        self.assertAlmostEqual(free["energy_j"],
+                               pinned["energy_j"] + pinned["energy_observer_j"], places=6)
+        self.assertIn("placement free (workload CPUs 0, 1), policy shared", md)
+
+
 class AttrCollector(HTMLParser):
     def __init__(self):
         super().__init__()
