@@ -474,9 +474,11 @@ static bool reap_command(struct run *r)
 static void wait_loop(struct run *r)
 {
 	bool sampling = true, running = r->cmd.pid > 0;
-	int timeout_ms = r->have_ring ? (int)(WRITER_POLL_NS / 1000000) : -1;
 
 	while (sampling || running) {
+		/* no timeout once the sampler stopped: finish() drains the rest */
+		int timeout_ms = r->have_ring && sampling ?
+				 (int)(WRITER_POLL_NS / 1000000) : -1;
 		struct pollfd p[2] = {
 			{ .fd = r->sig_fd, .events = POLLIN },
 			{ .fd = r->smp_fd, .events = POLLIN },

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Single-producer single-consumer ring of fixed-size slots, allocated once:
- * the sampler thread fills slots, the writer thread drains them. Memory
- * stays bounded on long runs; when the writer falls behind, the producer
+ * the sampler thread fills slots, the main thread drains them (writer.c).
+ * Memory stays bounded on long runs; when the output falls behind, the producer
  * finds the ring full and the caller counts a dropped sample.
  */
 #ifndef IFM_RING_H
