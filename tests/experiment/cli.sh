@@ -46,6 +46,9 @@ g=$top/scripts/experiment-guest
 expect 2 "Usage:" "$g" --kernel baseline
 expect 2 "unknown argument" "$g" --frobnicate
 expect 2 "unknown placement: loose" "$g" --kernel baseline --out "$tmp/g" --repeat 1 --placement loose -- performance
+# its numbers go into a command line the guest evals: checked there too
+expect 2 "--fio-runtime wants a positive number" "$g" --kernel baseline --out "$tmp/g" --repeat 1 --fio-runtime '5;id' -- performance
+expect 2 "--rate wants a positive number" "$g" --kernel baseline --out "$tmp/g" --repeat 1 --rate 0 -- performance
 # On the host it refuses to touch anything (this host has a /dev/vda of its own).
 expect 1 "runs only inside a lab guest" "$g" --kernel baseline --out "$tmp/g" --repeat 1 -- performance
 expect 1 "runs only inside a lab guest" "$g" --probe "$tmp/probe.env"
