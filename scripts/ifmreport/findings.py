@@ -8,6 +8,9 @@ from .results import KERNELS
 from .stats import find
 
 
+MIN_VERDICT_RUNS = 3
+
+
 def fnum(value, fmt, none="n/a"):
     return none if value is None else format(value, fmt)
 
@@ -65,6 +68,45 @@ def other_io_sentence(records, refs, wl, kernel, io):
             f"ondemand takes {what} (efficiency {fnum(other['efficiency'], '.2f')}).")
 
 
+def iops_sentence(rec, default_note):
+    """How ondemand on one kernel compares with performance, by fio's IOPS."""
+    text = (f"on the {rec['kernel']} kernel, {rec['label']}{default_note} does "
+            f"{rec['iops_median']:.0f} IOPS (p25-p75 {rec['iops_p25']:.0f}-"
+            f"{rec['iops_p75']:.0f})")
+    if rec["iops_ratio_perf"] is not None:
+        text += f", {rec['iops_ratio_perf']:.2f}x performance's"
+    return text
+
+
+def iops_verdict(base, patched):
+    """Sentence on whether patched ondemand does clearly more I/O or not
+    (no verdict from fewer than MIN_VERDICT_RUNS runs a side)."""
+    if min(base["iops_runs"], patched["iops_runs"]) < MIN_VERDICT_RUNS:
+        return (f"Too few runs with IOPS for a verdict ({base['iops_runs']} and "
+                f"{patched['iops_runs']}; {MIN_VERDICT_RUNS} at least).")
+    b = f"baseline {base['iops_p25']:.0f}-{base['iops_p75']:.0f}"
+    p = f"patched {patched['iops_p25']:.0f}-{patched['iops_p75']:.0f}"
+    if patched["iops_p25"] > base["iops_p75"]:
+        return f"The patched kernel's ondemand does more I/O: the p25-p75 IOPS ranges ({b}, {p}) do not overlap."
+    if patched["iops_p75"] < base["iops_p25"]:
+        return f"The patched kernel's ondemand does less I/O here: the p25-p75 IOPS ranges ({b}, {p}) do not overlap."
+    return f"The fix makes no clear difference here: the p25-p75 IOPS ranges overlap ({b}, {p})."
+
+
+def iops_finding(base, pat):
+    """The paragraph for a fio workload: fio runs for a fixed time, so its
+    IOPS and the energy per I/O are the result, not the runtime."""
+    first = iops_sentence(base, " (its default)")
+    return (first[0].upper() + first[1:] + "; "
+            + iops_sentence(pat, " (its default)") + ". "
+            + f"Governor efficiency by IOPS {fnum(base['efficiency'], '.2f')} -> "
+            + f"{fnum(pat['efficiency'], '.2f')}"
+            + f", mean busy frequency {change(base['mean_busy_mhz'], pat['mean_busy_mhz'], '.0f', ' MHz')}"
+            + ", modelled energy of the workload's CPUs per I/O "
+            + f"{change(base['energy_per_io_mj'], pat['energy_per_io_mj'], '.3f', ' mJ')}. "
+            + iops_verdict(base, pat))
+
+
 def finding(records, refs, wl, defaults):
     """One generated paragraph comparing default ondemand on both kernels."""
     ods = {k: find(records, wl, k, "ondemand", defaults[k]) for k in KERNELS}
@@ -75,6 +117,8 @@ def finding(records, refs, wl, defaults):
                               f"{'absent' if defaults[k] is None else defaults[k]}"
                               for k in missing) + ".")
     base, pat = ods["baseline"], ods["patched"]
+    if base.get("iops_median") is not None and pat.get("iops_median") is not None:
+        return iops_finding(base, pat)
     text = (kernel_sentence(base, refs, " (its default)").capitalize() + "; "
             + kernel_sentence(pat, refs, " (its default)") + ". "
             + f"Governor efficiency {fnum(base['efficiency'], '.2f')} -> {fnum(pat['efficiency'], '.2f')}"

@@ -73,12 +73,12 @@ def reference_medians(runs):
 
 
 def reference_iops(runs, iops):
-    """{(workload, kernel): median IOPS} of performance, pooling every
-    successful performance run with IOPS."""
+    """{(workload, kernel, governor): median IOPS} of performance and
+    powersave, pooling every successful run of that governor with IOPS."""
     pooled = {}
     for r in runs:
-        if r.status == 0 and r.governor == "performance" and r.order in iops:
-            pooled.setdefault((r.workload, r.kernel), []).append(iops[r.order])
+        if r.status == 0 and r.governor in ("performance", "powersave") and r.order in iops:
+            pooled.setdefault((r.workload, r.kernel, r.governor), []).append(iops[r.order])
     return {k: median(v) for k, v in pooled.items()}
 
 
@@ -97,6 +97,16 @@ def run_energy_j(s, ocpu, apart=True):
     rest = [mj for cpu, mj in s.energy_mj.items() if cpu != ocpu or not apart]
     return (sum(rest) / 1000.0 if rest else None,
             s.energy_mj[ocpu] / 1000.0 if ocpu in s.energy_mj else None)
+
+
+def energy_per_io_mj(s, iops, where):
+    """The workload's CPUs' energy of one fio run per I/O (mJ): the run's
+    energy over its I/Os, IOPS x meta.json fio_runtime_s; None without
+    either."""
+    energy = run_energy_j(s, where["ocpu"], where["apart"])[0]
+    if energy is None or not iops or not where["fio_runtime_s"]:
+        return None
+    return energy * 1000.0 / (iops * where["fio_runtime_s"])
 
 
 def missed_stats(have):
@@ -150,7 +160,19 @@ def summarize_config(config, runs, samples, refs, where, iops, perf_iops):
                      if rec["energy_j"] is not None and rec["median_s"] is not None else None)
     rec.update(missed_stats(have))
     rec.update(iops_stats([iops[r.order] for r in ok if r.order in iops],
-                          perf_iops.get((wl, kernel))))
+                          perf_iops.get((wl, kernel, "performance"))))
+    rec["energy_per_io_mj"] = None
+    if rec["iops_median"] is not None:
+        # fio runs for a fixed time: efficiency by time and energy x delay
+        # mean nothing; throughput and energy per I/O do
+        rec["efficiency"] = efficiency(rec["iops_median"],
+                                       perf_iops.get((wl, kernel, "powersave")),
+                                       perf_iops.get((wl, kernel, "performance")))
+        rec["edp_js"] = None
+        per_io = [energy_per_io_mj(samples[r.order], iops[r.order], where)
+                  for r in ok if r.order in iops and r.order in samples
+                  and not samples[r.order].excluded]
+        rec["energy_per_io_mj"] = median([e for e in per_io if e is not None])
     return rec
 
 
@@ -166,6 +188,7 @@ def placement(meta):
     apart = not isinstance(obs, dict) or obs.get("apart", True) is not False
     return {"wcpus": wcpus, "ocpu": observer_cpu(meta), "apart": apart,
             "placement": meta.get("placement", "pinned"),
+            "fio_runtime_s": meta.get("fio_runtime_s"),
             "policy": meta.get("policy", "per-cpu")}
 
 

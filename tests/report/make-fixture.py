@@ -88,6 +88,7 @@ META = {
     "finished": "2026-12-03T12:30:00Z",
     "quick": True,
     "repeats": 3,
+    "fio_runtime_s": 0.5,
     "workload_cpu": 0,
     "sampler_cpu": 1,
     "sampler_rate_hz": 100,

@@ -42,6 +42,13 @@ summed):
     (two jobs), 360 and a malformed JSON (a warning): median 330.25,
     p25 300.5 + 0.25 x 59.5 = 315.375, p75 345.125;
     ratio 330.25 / 500 = 0.6605
+  energy per I/O (meta fio_runtime_s 0.5; the run's energy over IOPS x
+  0.5 s): performance 0.50 x 4650 / 240 = 9.6875, 0.51 x 4650 / 250 =
+  9.486, 0.50 x 4650 / 270 = 8.6111 mJ, median 9.486; ondemand io1
+  (OD_IDLE's 4-sample cycle of 11100 mW x 0.01 s: 50 samples are 12
+  cycles + 9000 + 300, 52 are 13 cycles) 1425 mJ / 150.25 = 9.4842,
+  1443 mJ / 180 = 8.0167, median 8.7504; no efficiency (no powersave IOPS) and no energy x delay (fio
+  runs for a fixed time)
 """
 import json
 import os
@@ -132,10 +139,12 @@ EXPECTED = {
     ("fio-psync-qd1", "patched", "performance", None): dict(
         runs=4, median_s=0.505, mean_busy_mhz=2400, energy_j=0.505 * 4.65,
         iops_median=500.0, iops_p25=490.0, iops_p75=520.0, iops_ratio_perf=1.0,
-        iops_runs=3, missed_pct_max=0.0),
+        iops_runs=3, missed_pct_max=0.0, efficiency=None, edp_js=None,
+        energy_per_io_mj=9.486),
     ("fio-psync-qd1", "patched", "ondemand", 1): dict(
         runs=3, median_s=0.51, iops_median=330.25, iops_p25=315.375, iops_p75=345.125,
-        iops_ratio_perf=0.6605, iops_runs=2),
+        iops_ratio_perf=0.6605, iops_runs=2, edp_js=None,
+        energy_per_io_mj=(1425 / 150.25 + 1443 / 180) / 2),
 }
 
 SUMMARY_KEYS = {"kernel", "governor", "io_is_busy", "workload", "runs", "failed",
@@ -143,7 +152,8 @@ SUMMARY_KEYS = {"kernel", "governor", "io_is_busy", "workload", "runs", "failed"
                 "busy_share", "time_in_state", "efficiency", "energy_j", "edp_js",
                 "energy_observer_j", "missed_pct_median", "missed_pct_max",
                 "runs_missed_over_1pct", "runs_excluded_missed", "iops_median",
-                "iops_p25", "iops_p75", "iops_ratio_perf", "iops_runs"}
+                "iops_p25", "iops_p75", "iops_ratio_perf", "iops_runs",
+                "energy_per_io_mj", "placement", "policy"}
 
 
 def make_fixture(parent):
@@ -247,6 +257,34 @@ class FreePlacementTest(unittest.TestCase):
         self.assertAlmostEqual(free["energy_j"],
                                pinned["energy_j"] + pinned["energy_observer_j"], places=6)
         self.assertIn("placement free (workload CPUs 0, 1), policy shared", md)
+
+
+class IopsFindingTest(unittest.TestCase):
+    """A fio workload's paragraph compares IOPS and energy per I/O, never
+    the runtime fio fixes; a verdict needs 3 runs a side."""
+
+    def rec(self, kernel, io, iops, n):
+        return {"kernel": kernel, "label": f"ondemand io_is_busy={io}", "iops_median": iops[1],
+                "iops_p25": iops[0], "iops_p75": iops[2], "iops_ratio_perf": iops[1] / 300,
+                "iops_runs": n, "efficiency": 0.5, "mean_busy_mhz": 1600.0,
+                "energy_per_io_mj": 2.0}
+
+    def test_text(self):
+        sys.path.insert(0, str(TOP / "scripts"))
+        from ifmreport.findings import iops_finding  # pylint: disable=import-outside-toplevel
+        base = self.rec("baseline", 0, (200, 210, 220), 3)
+        text = iops_finding(base, self.rec("patched", 1, (250, 260, 270), 3))
+        self.assertTrue(text.startswith("On the baseline kernel, ondemand io_is_busy=0 "
+                                        "(its default) does 210 IOPS (p25-p75 200-220), "
+                                        "0.70x performance's; on the patched kernel"), text)
+        self.assertIn("energy of the workload's CPUs per I/O 2.000 -> 2.000 mJ", text)
+        self.assertIn("does more I/O: the p25-p75 IOPS ranges (baseline 200-220, "
+                      "patched 250-270) do not overlap", text)
+        self.assertNotIn("time", text)
+        text = iops_finding(base, self.rec("patched", 1, (215, 230, 240), 3))
+        self.assertIn("no clear difference here: the p25-p75 IOPS ranges overlap", text)
+        text = iops_finding(base, self.rec("patched", 1, (250, 260, 270), 1))
+        self.assertIn("Too few runs with IOPS for a verdict (3 and 1; 3 at least).", text)
 
 
 class AttrCollector(HTMLParser):
