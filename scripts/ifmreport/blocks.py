@@ -1,14 +1,17 @@
 # SPDX-License-Identifier: GPL-2.0
 """The content of a report as a list of blocks, which render.py turns into
-Markdown and HTML: the run's metadata, per workload the finding, table
-(with fio's IOPS when the workload has them), the runs whose sampler missed
-deadlines and figures, the ground-truth section, notes and the failed
-runs. The blocks:
+Markdown and HTML: the headline (each workload's ratios to performance and
+the lab faults), the run's metadata, per workload the finding, table (with
+fio's IOPS when the workload has them, lab faults marked), the runs whose
+sampler missed deadlines and figures, the ground-truth section, notes and
+the failed runs. The blocks:
   ("h1"|"h2"|"h3"|"p", text)  ("ul", [text...])  ("links", [(text, href)...])
   ("table", header, rows)     ("fig", Figure, collapsed)
   ("figrow", [Figure or None, ...])   figures side by side"""
 
-from .findings import finding, fnum
+from .bootstrap import RESAMPLES
+from .findings import fault_sentence, fci, finding, fnum
+from .intervals import LAB_FAULT_TEXT, fault_detail
 from .results import (GOVERNORS, KERNELS, MISSED_EXCLUDE_PCT, MISSED_FLAG_PCT,
                       config_label, describe, mhz_key, observer_cpu)
 from .stats import placement
@@ -18,6 +21,16 @@ def has_iops(records, wl):
     return any(r["iops_median"] is not None for r in records if r["workload"] == wl)
 
 
+def ratio_cell(value, ci):
+    """A ratio to performance with its 95% interval, e.g. "1.09 (0.97-1.24)"."""
+    return "n/a" if value is None else f"{value:.2f} ({fci(ci)})"
+
+
+def governor_cell(rec):
+    """The governor, marked when the config is a lab fault."""
+    return rec["governor"] + (" (lab fault)" if rec["lab_fault"] else "")
+
+
 def table_rows(records, wl):
     iops = has_iops(records, wl)
     rows = []
@@ -25,11 +38,13 @@ def table_rows(records, wl):
         runs = str(r["runs"]) + (f" (+{r['failed']} failed)" if r["failed"] else "")
         rt = "n/a" if r["median_s"] is None else \
             f"{r['median_s']:.3f} ({r['p25_s']:.3f}-{r['p75_s']:.3f})"
-        row = [r["kernel"], r["governor"], fnum(r["io_is_busy"], "d", "-"), runs, rt]
+        row = [r["kernel"], governor_cell(r), fnum(r["io_is_busy"], "d", "-"), runs, rt]
         if iops:
             row += ["n/a" if r["iops_median"] is None else
                     f"{r['iops_median']:.0f} ({r['iops_p25']:.0f}-{r['iops_p75']:.0f})",
-                    fnum(r["iops_ratio_perf"], ".2f")]
+                    ratio_cell(r["iops_ratio_perf"], r["iops_ratio_perf_ci95"])]
+        else:
+            row.append(ratio_cell(r["ratio_perf"], r["ratio_perf_ci95"]))
         rows.append(row + [fnum(r["mean_busy_mhz"], ".0f"), fnum(r["iowait_share"], ".1%"),
                            fnum(r["efficiency"], ".2f"), fnum(r["energy_j"], ".2f"),
                            fnum(r["edp_js"], ".2f")])
@@ -37,12 +52,38 @@ def table_rows(records, wl):
 
 
 def table_header(records, wl, ocpu):
-    """The header of a workload's table: IOPS columns when it has IOPS; the
-    energy is that of every CPU but the observer ocpu."""
+    """The header of a workload's table: IOPS columns when it has IOPS,
+    else the runtime's ratio to performance; the energy is that of every
+    CPU but the observer ocpu."""
     energy = "energy J (all CPUs)" if ocpu is None else f"energy J (all but CPU {ocpu})"
     return (["kernel", "governor", "io_is_busy", "runs", "median s (p25-p75)"]
-            + (["IOPS (p25-p75)", "IOPS / performance"] if has_iops(records, wl) else [])
+            + (["IOPS (p25-p75)", "IOPS / performance (95% CI)"] if has_iops(records, wl)
+               else ["time / performance (95% CI)"])
             + ["mean busy MHz", "iowait share", "efficiency", energy, "energy x delay J s"])
+
+
+HEADLINE_NOTE = (
+    "Each governor configuration's median runtime (IOPS for a fio workload) over the "
+    "median of performance on the same kernel and workload, baseline beside patched, with "
+    f"its 95% percentile-bootstrap interval ({RESAMPLES} resamples of the configuration's "
+    "runs and of performance's). Performance holds fmax: a configuration whose interval "
+    "lies wholly below 1 (IOPS: above 1) beats it, and is flagged as a lab fault: "
+    f"{LAB_FAULT_TEXT}.")
+
+
+def headline_blocks(records, workloads, heads):
+    """The headline section: the note, each workload's headline figure
+    and the lab faults; [] without a figure or a lab fault."""
+    faults = [f"{r['workload']}: {r['kernel']} {r['label']}: {fault_detail(r)}"
+              for r in records if r["lab_fault"]]
+    figs = [heads[wl] for wl in workloads if heads.get(wl)]
+    if not figs and not faults:
+        return []
+    blocks = [("h2", "Headline"), ("p", HEADLINE_NOTE)] + [("fig", f, False) for f in figs]
+    if faults:
+        blocks += [("p", f"Lab faults ({LAB_FAULT_TEXT}; no finding states them):"),
+                   ("ul", faults)]
+    return blocks
 
 
 MISSED_NOTE = (f"Missed sampling deadlines (the sampler's summary at the end of each TSV): a run "
@@ -201,10 +242,15 @@ def truth_blocks(ctx, vrecs, truth_figs):
     return blocks
 
 
-def build_blocks(ctx, workloads, figures, headline, truth=()):
-    blocks = [("h1", "iowait-freqmon experiment report"), ("ul", meta_items(ctx.meta, ctx.runs, ctx.model))]
-    if headline:
-        blocks += [("h2", "Before / after"), ("fig", headline, False)]
+def build_blocks(ctx, workloads, figures, top, truth=()):
+    """Every block of the report: figures are {workload: [Figure...]} of
+    the workload sections, top {"headline": {workload: Figure or None},
+    "before_after": the first workload's before/after Figure or None}."""
+    blocks = [("h1", "iowait-freqmon experiment report")]
+    blocks += headline_blocks(ctx.records, workloads, top["headline"])
+    blocks += [("h2", "Setup"), ("ul", meta_items(ctx.meta, ctx.runs, ctx.model))]
+    if top["before_after"]:
+        blocks += [("h2", "Before / after"), ("fig", top["before_after"], False)]
     for wl in workloads:
         info = (ctx.meta.get("workloads") or {}).get(wl) or {}
         blocks.append(("h2", f"Workload {wl}"))
@@ -215,6 +261,9 @@ def build_blocks(ctx, workloads, figures, headline, truth=()):
         blocks.append(("p", finding(ctx.records, ctx.refs, wl, ctx.defaults)))
         blocks.append(("table", table_header(ctx.records, wl, observer_cpu(ctx.meta)),
                        table_rows(ctx.records, wl)))
+        faults = fault_sentence([r for r in ctx.records if r["workload"] == wl])
+        if faults:
+            blocks.append(("p", faults))
         blocks += missed_blocks(ctx, wl)
         for fig in figures.get(wl, []):
             blocks.append(("fig", fig, "Time chart" in fig.caption))

@@ -13,7 +13,7 @@ from pathlib import Path
 import validation  # scripts/validation.py: the ground truth
 
 from .blocks import build_blocks, truth_blocks
-from .figures import FORMATS, before_after, truth_figures, workload_figures
+from .figures import FORMATS, before_after, headline, truth_figures, workload_figures
 from .render import render_html, render_md
 from .results import (KERNELS, PROG, ReportError, load_all_iops, load_all_samples,
                       load_meta, load_runs, od_default, power_model, warn)
@@ -94,14 +94,15 @@ def report(args):
     formats = [] if args.no_plots else args.formats
     workloads = list(dict.fromkeys(r["workload"] for r in records))
     figures = {}
-    headline = None
+    top = {"headline": {wl: headline(ctx, wl, formats) for wl in workloads},
+           "before_after": None}
     for i, wl in enumerate(workloads):
         ba = before_after(ctx, wl, ctx.defaults, formats) if formats else None
         if i == 0:
-            headline = ba
+            top["before_after"] = ba
         figures[wl] = ([ba] if ba and i else []) + workload_figures(ctx, wl, formats)
-    truth = truth_blocks(ctx, vrecs, truth_figures(ctx, vrecs, formats))
-    blocks = build_blocks(ctx, workloads, figures, headline, truth)
+    truth = truth_figures(ctx, vrecs, formats)
+    blocks = build_blocks(ctx, workloads, figures, top, truth_blocks(ctx, vrecs, truth))
     (rdir / "report.md").write_text(render_md(blocks, rdir, formats), encoding="utf-8")
     (rdir / "report.html").write_text(render_html(blocks, formats), encoding="utf-8")
     print(f"{PROG}: wrote {rdir}/summary.json, validation.json, report.md, report.html"

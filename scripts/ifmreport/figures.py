@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """The figures: the TSVs feeding them (always written), gnuplot runs of the
-plots/ scripts, and the before/after, per-workload and ground-truth
-figures of a report as Figure (base path and caption)."""
+plots/ scripts, and the headline, before/after, per-workload and
+ground-truth figures of a report as Figure (base path and caption)."""
 
 import re
 import subprocess
@@ -10,12 +10,15 @@ from pathlib import Path
 
 import validation  # scripts/validation.py: the ground truth
 
-from .results import KERNELS, ReportError, config_label, mhz_key, warn
+from .intervals import by_iops
+from .results import KERNELS, MISSED_EXCLUDE_PCT, ReportError, config_label, mhz_key, warn
 from .stats import find, representative_run
 
 FORMATS = ("png", "svg")
 PLOTS_SRC = Path(__file__).resolve().parent.parent.parent / "plots"
 GNUPLOT_TIMEOUT_S = 600
+# Each kernel's colour in the headline figure, whichever kernels it shows.
+KERNEL_COLOURS = {"baseline": "#8c8c8c", "patched": "#1f77b4"}
 
 
 def slug(text):
@@ -49,6 +52,54 @@ def write_runtime_tsv(path, records, wl):
         lines.append("\t".join(cells))
     path.write_text("\n".join(lines) + "\n")
     return bool(kernels)
+
+
+def headline_key(records, wl):
+    """The ratio the headline figure of a workload shows: iops_ratio_perf
+    when any of its records has IOPS, else ratio_perf."""
+    return ("iops_ratio_perf" if any(by_iops(r) for r in records if r["workload"] == wl)
+            else "ratio_perf")
+
+
+def headline_label(recs, label):
+    """A config's row label, with the kernels where it is a lab fault."""
+    faults = [r["kernel"] for r in recs if r["label"] == label and r["lab_fault"]]
+    return f"{label} [lab fault: {', '.join(faults)}]" if faults else label
+
+
+def write_headline_tsv(path, records, wl):
+    """The headline figure's TSV: per config, per kernel with a ratio, the
+    ratio to performance and its 95% interval; returns those kernels
+    (none: no figure)."""
+    key = headline_key(records, wl)
+    recs = [r for r in records if r["workload"] == wl]
+    labels = list(dict.fromkeys(r["label"] for r in recs))
+    kernels = [k for k in KERNELS if any(r["kernel"] == k and r[key] is not None for r in recs)]
+    lines = [f"# workload {wl}: {key}, the 95% bootstrap interval (low, high)",
+             "config\t" + "\t".join(f"{k}\tlow\thigh" for k in kernels)]
+    for label in labels:
+        cells = [headline_label(recs, label)]
+        for k in kernels:
+            rec = next((r for r in recs if r["kernel"] == k and r["label"] == label), None)
+            ci = (rec and rec[key + "_ci95"]) or [None, None]
+            cells += [tsv_value(rec and rec[key]), tsv_value(ci[0]), tsv_value(ci[1])]
+        lines.append("\t".join(cells))
+    path.write_text("\n".join(lines) + "\n")
+    return kernels
+
+
+def ratio_what(key):
+    """What a headline ratio is of: "IOPS" or "runtime"."""
+    return "IOPS" if key == "iops_ratio_perf" else "runtime"
+
+
+def headline_caption(wl, key):
+    what = ratio_what(key)
+    side = "above" if what == "IOPS" else "below"
+    return (f"{wl}: median {what} / performance's median on the same kernel, per "
+            "configuration, baseline beside patched; error bars: the 95% bootstrap interval "
+            "(none from fewer than 2 runs); dashed line: performance. An interval wholly "
+            f"{side} 1 is a lab fault, marked [lab fault: kernel].")
 
 
 def write_tis_tsv(path, records, wl, model):
@@ -103,6 +154,35 @@ def run_title(run, meta):
             f"run {run.repeat}, {run.runtime:.2f} s")
 
 
+def excluded_note(run, samples):
+    """A caption's note when a chart's run is one whose sampler missed more
+    than MISSED_EXCLUDE_PCT % of its deadlines (chosen only when its config
+    has no other run with samples), else ""."""
+    s = samples[run.order]
+    if not s.excluded:
+        return ""
+    return (f" Run {run.repeat} of {config_label(run.governor, run.io)} ({run.kernel}) is one "
+            f"whose sampler missed {s.missed_pct:.2f}% of its deadlines (above "
+            f"{MISSED_EXCLUDE_PCT:g}%), left out of the frequency and energy statistics: its "
+            "configuration has no other run with samples.")
+
+
+def headline(ctx, wl, formats):
+    """The headline figure of one workload (its TSV always), or None."""
+    base = ctx.plots / f"headline-{slug(wl)}"
+    key = headline_key(ctx.records, wl)
+    kernels = write_headline_tsv(base.with_suffix(".tsv"), ctx.records, wl)
+    if not kernels or not formats:
+        return None
+    what = ratio_what(key)
+    for fmt in formats:
+        gnuplot("headline.gp", f"{base}.{fmt}", {
+            "in": base.with_suffix(".tsv"), "title": f"{wl}: {what} / performance's",
+            "ylabel": f"median {what} / performance's median",
+            "colours": " ".join(KERNEL_COLOURS[k] for k in kernels)})
+    return Figure(base, headline_caption(wl, key))
+
+
 def before_after(ctx, wl, defaults, formats):
     """The before/after figure of one workload, or None."""
     recs = [find(ctx.records, wl, k, "ondemand", defaults[k]) for k in KERNELS]
@@ -123,7 +203,8 @@ def before_after(ctx, wl, defaults, formats):
     return Figure(base, f"{title}. Top: {run_title(runs[0], ctx.meta)}; bottom: "
                         f"{run_title(runs[1], ctx.meta)} (the runs nearest each "
                         "configuration's median runtime); CPU "
-                        f"{ctx.meta.get('workload_cpu', 0)}.")
+                        f"{ctx.meta.get('workload_cpu', 0)}."
+                        + "".join(excluded_note(r, ctx.samples) for r in runs))
 
 
 def workload_figures(ctx, wl, formats):
@@ -153,7 +234,8 @@ def workload_figures(ctx, wl, formats):
         for fmt in formats:
             gnuplot("timechart.gp", f"{base}.{fmt}", {"in": run.samples,
                                                       "title": run_title(run, ctx.meta)})
-        figs.append(Figure(base, f"Time chart: {run_title(run, ctx.meta)}."))
+        figs.append(Figure(base, f"Time chart: {run_title(run, ctx.meta)}."
+                                 + excluded_note(run, ctx.samples)))
     return figs
 
 

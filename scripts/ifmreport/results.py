@@ -405,10 +405,11 @@ def load_fio_iops(path):
     return total
 
 
-def load_all_iops(runs):
+def load_all_iops(runs, on_warn=None):
     """{order: IOPS} of the successful runs with fio's JSON: every run of a
-    fio-* workload (a warning when its JSON is missing or malformed) and
-    any other run with one."""
+    fio-* workload (a warning, to on_warn or warn, when its JSON is missing
+    or malformed) and any other run with one."""
+    on_warn = on_warn or warn
     out = {}
     for run in runs:
         if run.status != 0:
@@ -417,13 +418,13 @@ def load_all_iops(runs):
         fio = run.workload.startswith("fio-")
         if path is None:
             if fio:
-                warn(f"runs.tsv:{run.line}: run {run.order} ({describe(run)}) has no"
-                     " samples path, so no fio JSON; no IOPS")
+                on_warn(f"runs.tsv:{run.line}: run {run.order} ({describe(run)}) has no"
+                        " samples path, so no fio JSON; no IOPS")
             continue
         if not fio and not path.exists():
             continue
         try:
             out[run.order] = load_fio_iops(path)
         except ValueError as e:
-            warn(f"{path}: {e}; run {run.order} ({describe(run)}) has no IOPS")
+            on_warn(f"{path}: {e}; run {run.order} ({describe(run)}) has no IOPS")
     return out

@@ -1,28 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Statistics: percentiles and medians, the workload CPU's metrics pooled
-over runs, governor efficiency, the modelled energy of a run (the
-workload's CPUs, the observer apart), missed deadlines, fio's IOPS and its
-ratio to performance, the summary.json record of each configuration in
-report order, and looking up a configuration's record and its
-representative run."""
+"""Statistics: the workload CPU's metrics pooled over runs, governor
+efficiency, the modelled energy of a run (the workload's CPUs, the
+observer apart), missed deadlines, fio's IOPS, the reference governors'
+values, the summary.json record of each configuration in report order
+(with its 95% intervals and ratios to performance, intervals.py), and
+looking up a configuration's record and its representative run."""
 
-import math
-
+from .intervals import iops_keys, is_lab_fault, ratio, runtime_keys
+from .quantiles import median, percentile
 from .results import (GOVERNORS, KERNELS, CpuTotals, config_label, mhz_key,
                       observer_cpu)
-
-
-def percentile(values, q):
-    """Linear interpolation between closest ranks (numpy's default)."""
-    v = sorted(values)
-    pos = (len(v) - 1) * q
-    lo = math.floor(pos)
-    hi = min(lo + 1, len(v) - 1)
-    return v[lo] + (v[hi] - v[lo]) * (pos - lo)
-
-
-def median(values):
-    return percentile(values, 0.5) if values else None
 
 
 def cpu_metrics(samples, wcpus):
@@ -62,28 +49,33 @@ def ordered_configs(runs, meta):
                                  GOVERNORS.index(c[2]), io_rank[c[3]]))
 
 
-def reference_medians(runs):
-    """{(workload, kernel, governor): median runtime} of performance and
-    powersave, pooling every successful run of that governor."""
-    pooled = {}
-    for r in runs:
-        if r.status == 0 and r.governor in ("performance", "powersave"):
-            pooled.setdefault((r.workload, r.kernel, r.governor), []).append(r.runtime)
-    return {k: median(v) for k, v in pooled.items()}
+def runtime_of(run):
+    """A run's runtime (s): the default value of the references."""
+    return run.runtime
 
 
-def reference_iops(runs, iops):
-    """{(workload, kernel, governor): median IOPS} of performance and
-    powersave, pooling every successful run of that governor with IOPS."""
+def reference_values(runs, value=runtime_of):
+    """{(workload, kernel, governor): [value(run), ...]} of performance and
+    powersave, pooling every successful run of that governor whose value
+    is not None (value: e.g. runtime_of, or a run's IOPS)."""
     pooled = {}
     for r in runs:
-        if r.status == 0 and r.governor in ("performance", "powersave") and r.order in iops:
-            pooled.setdefault((r.workload, r.kernel, r.governor), []).append(iops[r.order])
-    return {k: median(v) for k, v in pooled.items()}
+        v = value(r) if r.status == 0 and r.governor in ("performance", "powersave") else None
+        if v is not None:
+            pooled.setdefault((r.workload, r.kernel, r.governor), []).append(v)
+    return pooled
+
+
+def reference_medians(runs, value=runtime_of):
+    """{(workload, kernel, governor): median of value} of performance and
+    powersave, as reference_values pools them."""
+    return {k: median(v) for k, v in reference_values(runs, value).items()}
 
 
 def efficiency(t_gov, t_ps, t_perf):
-    if None in (t_gov, t_ps, t_perf) or t_ps == t_perf:
+    """(t_ps - t_gov) / (t_ps - t_perf); None when any is missing, when
+    performance's is 0 or when t_ps == t_perf."""
+    if None in (t_gov, t_ps, t_perf) or not t_perf or t_ps == t_perf:
         return None
     return (t_ps - t_gov) / (t_ps - t_perf)
 
@@ -99,14 +91,13 @@ def run_energy_j(s, ocpu, apart=True):
             s.energy_mj[ocpu] / 1000.0 if ocpu in s.energy_mj else None)
 
 
-def energy_per_io_mj(s, iops, where):
+def energy_per_io_mj(energy_j, iops, where):
     """The workload's CPUs' energy of one fio run per I/O (mJ): the run's
-    energy over its I/Os, IOPS x meta.json fio_runtime_s; None without
-    either."""
-    energy = run_energy_j(s, where["ocpu"], where["apart"])[0]
-    if energy is None or not iops or not where["fio_runtime_s"]:
+    energy energy_j over its I/Os, IOPS x meta.json fio_runtime_s; None
+    without either."""
+    if energy_j is None or not iops or not where["fio_runtime_s"]:
         return None
-    return energy * 1000.0 / (iops * where["fio_runtime_s"])
+    return energy_j * 1000.0 / (iops * where["fio_runtime_s"])
 
 
 def missed_stats(have):
@@ -118,61 +109,93 @@ def missed_stats(have):
             "runs_excluded_missed": sum(s.excluded for s in have)}
 
 
-def iops_stats(values, perf):
-    """The IOPS keys of a record: its runs' IOPS, performance's median."""
+def iops_stats(values, perf_values):
+    """The IOPS keys of a record: its runs' IOPS, performance's (pooled)."""
     mid = median(values)
-    return {"iops_median": mid,
-            "iops_p25": percentile(values, 0.25) if values else None,
-            "iops_p75": percentile(values, 0.75) if values else None,
-            "iops_ratio_perf": mid / perf if mid is not None and perf else None,
-            "iops_runs": len(values)}
+    rec = {"iops_median": mid,
+           "iops_p25": percentile(values, 0.25) if values else None,
+           "iops_p75": percentile(values, 0.75) if values else None,
+           "iops_ratio_perf": ratio(mid, median(perf_values)),
+           "iops_runs": len(values)}
+    rec.update(iops_keys(values, perf_values))
+    return rec
 
 
-def summarize_config(config, runs, samples, refs, where, iops, perf_iops):
-    """The summary.json record of one config."""
+def runtime_stats(times, perf_times):
+    """The runtime keys of a record: its successful runs' runtimes,
+    performance's (pooled); percentiles, 95% intervals, ratio."""
+    rec = {"runtimes_s": times,
+           "median_s": median(times),
+           "p25_s": percentile(times, 0.25) if times else None,
+           "p75_s": percentile(times, 0.75) if times else None}
+    rec.update(runtime_keys(times, perf_times))
+    return rec
+
+
+def run_energies(ok, samples, where):
+    """{order: (energy J of the workload's CPUs or None, the observer's or
+    None)} of the successful runs with samples whose sampler missed no more
+    than MISSED_EXCLUDE_PCT % of its deadlines, each computed once."""
+    return {r.order: run_energy_j(samples[r.order], where["ocpu"], where["apart"])
+            for r in ok if r.order in samples and not samples[r.order].excluded}
+
+
+def energy_stats(ok, energies):
+    """The energy keys of a record. edp_js is energy_j x the median runtime
+    of the same runs: those energy_j is the median of."""
+    with_energy = [r for r in ok if r.order in energies and energies[r.order][0] is not None]
+    energy = median([energies[r.order][0] for r in with_energy])
+    runtime = median([r.runtime for r in with_energy])
+    return {"energy_j": energy,
+            "energy_observer_j": median([o for _, o in energies.values() if o is not None]),
+            "energy_runs": len(with_energy),
+            "edp_js": energy * runtime if energy is not None else None}
+
+
+def median_energy_per_io(ok, iops, energies, where):
+    """energy_per_io_mj: the median over the runs with IOPS and an energy
+    (run_energies) of the run's energy per I/O."""
+    per_io = [energy_per_io_mj(energies[r.order][0], iops[r.order], where)
+              for r in ok if r.order in iops and r.order in energies]
+    return median([e for e in per_io if e is not None])
+
+
+def summarize_config(config, runs, samples, where, iops, refs):
+    """The summary.json record of one config; refs are the pooled
+    reference values of its kernel and workload, {"runtime": {governor:
+    [s...]}, "iops": {governor: [IOPS...]}}."""
     wl, kernel, gov, io = config
     ok = [r for r in runs if r.status == 0]
     times = [r.runtime for r in ok]
     have = [samples[r.order] for r in ok if r.order in samples]
     # runs whose sampler missed too many deadlines: runtime only
     kept = [s for s in have if not s.excluded]
-    parts = [run_energy_j(s, where["ocpu"], where["apart"]) for s in kept]
-    energies = [e for e, _ in parts if e is not None]
-    rec = {
-        "kernel": kernel, "governor": gov, "io_is_busy": io, "workload": wl,
-        "label": config_label(gov, io),
-        "runs": len(ok), "failed": len(runs) - len(ok),
-        "no_samples": len(ok) - len(have),
-        "runtimes_s": times,
-        "median_s": median(times),
-        "p25_s": percentile(times, 0.25) if times else None,
-        "p75_s": percentile(times, 0.75) if times else None,
-    }
+    energies = run_energies(ok, samples, where)
+    rec = {"kernel": kernel, "governor": gov, "io_is_busy": io, "workload": wl,
+           "label": config_label(gov, io),
+           "runs": len(ok), "failed": len(runs) - len(ok),
+           "no_samples": len(ok) - len(have)}
+    rec.update(runtime_stats(times, refs["runtime"]["performance"]))
     rec["placement"], rec["policy"] = where["placement"], where["policy"]
     rec.update(cpu_metrics(kept, where["wcpus"]))
-    rec["efficiency"] = efficiency(rec["median_s"], refs.get((wl, kernel, "powersave")),
-                                   refs.get((wl, kernel, "performance")))
-    rec["energy_j"] = median(energies)
-    rec["energy_observer_j"] = median([o for _, o in parts if o is not None])
-    rec["energy_runs"] = len(energies)
+    rec["efficiency"] = efficiency(rec["median_s"],
+                                   median(refs["runtime"]["powersave"]),
+                                   median(refs["runtime"]["performance"]))
+    rec.update(energy_stats(ok, energies))
     rec["samples_no_freq"] = sum(s.nofreq_rows for s in kept)
-    rec["edp_js"] = (rec["energy_j"] * rec["median_s"]
-                     if rec["energy_j"] is not None and rec["median_s"] is not None else None)
     rec.update(missed_stats(have))
     rec.update(iops_stats([iops[r.order] for r in ok if r.order in iops],
-                          perf_iops.get((wl, kernel, "performance"))))
+                          refs["iops"]["performance"]))
     rec["energy_per_io_mj"] = None
     if rec["iops_median"] is not None:
         # fio runs for a fixed time: efficiency by time and energy x delay
         # mean nothing; throughput and energy per I/O do
         rec["efficiency"] = efficiency(rec["iops_median"],
-                                       perf_iops.get((wl, kernel, "powersave")),
-                                       perf_iops.get((wl, kernel, "performance")))
+                                       median(refs["iops"]["powersave"]),
+                                       median(refs["iops"]["performance"]))
         rec["edp_js"] = None
-        per_io = [energy_per_io_mj(samples[r.order], iops[r.order], where)
-                  for r in ok if r.order in iops and r.order in samples
-                  and not samples[r.order].excluded]
-        rec["energy_per_io_mj"] = median([e for e in per_io if e is not None])
+        rec["energy_per_io_mj"] = median_energy_per_io(ok, iops, energies, where)
+    rec["lab_fault"] = is_lab_fault(rec)
     return rec
 
 
@@ -192,14 +215,22 @@ def placement(meta):
             "policy": meta.get("policy", "per-cpu")}
 
 
+def kernel_refs(pools, wl, kernel):
+    """{governor: values} of one workload and kernel from reference_values."""
+    return {g: pools.get((wl, kernel, g), []) for g in ("performance", "powersave")}
+
+
 def summarize(runs, samples, meta, iops):
     """The summary.json records; iops is {order: IOPS} of the fio runs."""
-    refs = reference_medians(runs)
-    perf_iops = reference_iops(runs, iops)
+    times = reference_values(runs)
+    ios = reference_values(runs, lambda r: iops.get(r.order))
     by_config = {}
     for r in runs:
         by_config.setdefault(r.config, []).append(r)
-    return [summarize_config(c, by_config[c], samples, refs, placement(meta), iops, perf_iops)
+    where = placement(meta)
+    return [summarize_config(c, by_config[c], samples, where, iops,
+                             {"runtime": kernel_refs(times, c[0], c[1]),
+                              "iops": kernel_refs(ios, c[0], c[1])})
             for c in ordered_configs(runs, meta)]
 
 

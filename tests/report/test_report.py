@@ -49,7 +49,22 @@ summed):
   cycles + 9000 + 300, 52 are 13 cycles) 1425 mJ / 150.25 = 9.4842,
   1443 mJ / 180 = 8.0167, median 8.7504; no efficiency (no powersave IOPS) and no energy x delay (fio
   runs for a fixed time)
+
+95% bootstrap intervals (2000 resamples, percentiles 2.5 and 97.5 by
+linear interpolation). The median of a resample of 3 distinct values is the
+smallest with probability P(2 or 3 of the 3 draws are it) = 7/27 = 26%, the
+largest likewise: far above 2.5%, so the interval of the median of a, b, c
+is [a, c]. The ratio of two such medians (resampled independently) is at
+its least, min / max, with probability (7/27)^2 = 6.7% > 2.5%, at its most,
+max / min, likewise: the interval of a ratio of 3 runs to 3 is
+[min_a / max_b, max_a / min_b]. Of 2 values, the resample median is the
+smaller with probability 1/4: [min, max] again. Of the 4 fio performance
+runtimes 0.50 0.50 0.51 0.52 the median is 0.50 with P(3 or 4 draws 0.50)
+= 5/16 and 0.52 with P(3 or 4 draws 0.52) = 13/256 = 5.1%: [0.50, 0.52].
+edp_js is energy_j x the median runtime of the runs energy_j is the median
+of (runs with samples, not excluded).
 """
+import contextlib
 import json
 import os
 import subprocess
@@ -58,6 +73,7 @@ import tempfile
 import unittest
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
+from io import StringIO
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -77,29 +93,36 @@ EXPECTED = {
         iowait_share=0.1, busy_share=0.8, time_in_state={"2400": 1.0}, efficiency=1.0,
         energy_j=7.986, energy_observer_j=0.462, edp_js=7.986 * 1.10, samples_no_freq=2,
         no_samples=0, missed_pct_median=0.0, missed_pct_max=0.0, runs_missed_over_1pct=0,
-        runs_excluded_missed=0, iops_median=None, iops_ratio_perf=None, iops_runs=0),
+        runs_excluded_missed=0, iops_median=None, iops_ratio_perf=None, iops_runs=0,
+        ci95_low_s=1.0, ci95_high_s=1.2, ratio_perf=1.0, ratio_perf_ci95=[1 / 1.2, 1.2],
+        iops_ci95=None, iops_ratio_perf_ci95=None, lab_fault=False),
     # runtimes 3.0 3.2 3.1, energies 3.1 x 1.26 = 3.906 (median)
     ("wl-a", "baseline", "powersave", None): dict(
         runs=3, failed=0, median_s=3.10, p25_s=3.05, p75_s=3.15, mean_busy_mhz=800,
         iowait_share=0.1, busy_share=0.8, time_in_state={"800": 1.0}, efficiency=0.0,
-        energy_j=3.906, energy_observer_j=3.1 * 0.42, edp_js=3.906 * 3.10),
+        energy_j=3.906, energy_observer_j=3.1 * 0.42, edp_js=3.906 * 3.10,
+        ci95_low_s=3.0, ci95_high_s=3.2, ratio_perf=3.1 / 1.1, ratio_perf_ci95=[2.5, 3.2],
+        lab_fault=False),
     # runtimes 2.6 2.4 2.8; efficiency (3.1 - 2.6) / (3.1 - 1.1) = 0.25;
     # energy 2.6 x 2.775 = 7.215
     ("wl-a", "baseline", "ondemand", 0): dict(
         runs=3, failed=0, median_s=2.60, p25_s=2.50, p75_s=2.70, mean_busy_mhz=1600,
         iowait_share=0.25, busy_share=0.5, time_in_state={"800": 0.5, "2400": 0.5},
-        efficiency=0.25, energy_j=7.215, energy_observer_j=2.6 * 0.42, edp_js=7.215 * 2.60),
+        efficiency=0.25, energy_j=7.215, energy_observer_j=2.6 * 0.42, edp_js=7.215 * 2.60,
+        ci95_low_s=2.4, ci95_high_s=2.8, ratio_perf=2.6 / 1.1, ratio_perf_ci95=[2.0, 2.8]),
     # runtimes 1.28 1.32 1.36, the last run's sampler missing 15% of its
     # deadlines: its runtime counts (median 1.32, not 1.30 of the other
     # two), its samples (the MISSED pattern) do not: MHz, shares and time in
     # state of OD_BUSY alone; energies 1.28 and 1.32 x 5.98, median 7.774
     # (with it, 7.6544), the observer's 1.30 x 0.42; efficiency
-    # (3.1 - 1.32) / 2 = 0.89
+    # (3.1 - 1.32) / 2 = 0.89; energy x delay of the same two runs:
+    # 7.774 x 1.30; the interval of the runtime all three
     ("wl-a", "baseline", "ondemand", 1): dict(
         runs=3, failed=0, median_s=1.32, p25_s=1.30, p75_s=1.34, mean_busy_mhz=2100,
         iowait_share=0.1, busy_share=0.8, time_in_state={"1200": 0.25, "2400": 0.75},
         runtimes_s=[1.28, 1.32, 1.36], efficiency=0.89, energy_j=7.774, energy_runs=2,
-        energy_observer_j=0.546, edp_js=7.774 * 1.32, sampled_s=2.60,
+        energy_observer_j=0.546, edp_js=7.774 * 1.30, sampled_s=2.60,
+        ci95_low_s=1.28, ci95_high_s=1.36, ratio_perf=1.2, ratio_perf_ci95=[1.28 / 1.2, 1.36],
         missed_pct_median=0.0, missed_pct_max=15.0, runs_missed_over_1pct=1,
         runs_excluded_missed=1),
     ("wl-a", "patched", "performance", None): dict(
@@ -107,7 +130,8 @@ EXPECTED = {
     ("wl-a", "patched", "powersave", None): dict(
         runs=3, median_s=3.10, efficiency=0.0, energy_j=3.906),
     ("wl-a", "patched", "ondemand", 0): dict(
-        runs=3, median_s=2.60, p25_s=2.60, p75_s=2.60, efficiency=0.25, energy_j=7.215),
+        runs=3, median_s=2.60, p25_s=2.60, p75_s=2.60, efficiency=0.25, energy_j=7.215,
+        ci95_low_s=2.6, ci95_high_s=2.6, ratio_perf_ci95=[2.6 / 1.2, 2.6 / 1.0]),
     # runtimes 1.20 1.24 1.16 and a failed 99 s run (excluded);
     # efficiency (3.1 - 1.2) / 2 = 0.95; energy 1.2 x 5.98 = 7.176;
     # missed 0.00, 2.36 (flagged, kept), 0.85%
@@ -116,19 +140,25 @@ EXPECTED = {
         iowait_share=0.1, busy_share=0.8, time_in_state={"1200": 0.25, "2400": 0.75},
         efficiency=0.95, energy_j=7.176, energy_observer_j=1.2 * 0.42, energy_runs=3,
         edp_js=7.176 * 1.20, runtimes_s=[1.20, 1.24, 1.16], missed_pct_median=0.85,
-        missed_pct_max=2.36, runs_missed_over_1pct=1, runs_excluded_missed=0),
-    # run 2 has no samples ("-"): energies 2.0 and 2.1 x 4.65, median 9.5325;
-    # no powersave for wl-b: efficiency null; no sampler summary
+        missed_pct_max=2.36, runs_missed_over_1pct=1, runs_excluded_missed=0,
+        ci95_low_s=1.16, ci95_high_s=1.24, ratio_perf=1.2 / 1.1,
+        ratio_perf_ci95=[1.16 / 1.2, 1.24], lab_fault=False),
+    # run 2 has no samples ("-"): energies 2.0 and 2.1 x 4.65, median 9.5325,
+    # energy x delay 9.5325 x 2.05 (the runtimes of the same runs); its
+    # runtime is in the interval; no powersave for wl-b: efficiency null; no
+    # sampler summary
     ("wl-b", "baseline", "performance", None): dict(
         runs=3, no_samples=1, median_s=2.10, mean_busy_mhz=2400, busy_share=0.5,
         iowait_share=0.0, efficiency=None, energy_j=9.5325, energy_observer_j=2.05 * 0.42,
-        edp_js=9.5325 * 2.10, missed_pct_median=None, missed_pct_max=None,
-        runs_missed_over_1pct=0, runs_excluded_missed=0),
-    # run 2's samples file is missing: energies 4.0 and 4.2 x 2.2
+        edp_js=9.5325 * 2.05, missed_pct_median=None, missed_pct_max=None,
+        runs_missed_over_1pct=0, runs_excluded_missed=0, ci95_low_s=2.0, ci95_high_s=2.2,
+        ratio_perf=1.0, ratio_perf_ci95=[2.0 / 2.2, 2.2 / 2.0]),
+    # run 2's samples file is missing: energies 4.0 and 4.2 x 2.2, their
+    # median runtime 4.1
     ("wl-b", "baseline", "ondemand", 0): dict(
         runs=3, no_samples=1, median_s=4.20, p25_s=4.10, p75_s=4.30, mean_busy_mhz=1600,
         time_in_state={"1600": 1.0}, efficiency=None, energy_j=9.02,
-        edp_js=9.02 * 4.20),
+        edp_js=9.02 * 4.10, ratio_perf=2.0, ratio_perf_ci95=[4.0 / 2.2, 4.4 / 2.0]),
     ("wl-b", "patched", "performance", None): dict(
         runs=3, no_samples=0, energy_j=2.1 * 4.65, edp_js=2.1 * 4.65 * 2.1),
     ("wl-b", "patched", "ondemand", 1): dict(
@@ -140,11 +170,13 @@ EXPECTED = {
         runs=4, median_s=0.505, mean_busy_mhz=2400, energy_j=0.505 * 4.65,
         iops_median=500.0, iops_p25=490.0, iops_p75=520.0, iops_ratio_perf=1.0,
         iops_runs=3, missed_pct_max=0.0, efficiency=None, edp_js=None,
-        energy_per_io_mj=9.486),
+        energy_per_io_mj=9.486, ci95_low_s=0.50, ci95_high_s=0.52, iops_ci95=[480.0, 540.0],
+        iops_ratio_perf_ci95=[480 / 540, 540 / 480], lab_fault=False),
     ("fio-psync-qd1", "patched", "ondemand", 1): dict(
         runs=3, median_s=0.51, iops_median=330.25, iops_p25=315.375, iops_p75=345.125,
         iops_ratio_perf=0.6605, iops_runs=2, edp_js=None,
-        energy_per_io_mj=(1425 / 150.25 + 1443 / 180) / 2),
+        energy_per_io_mj=(1425 / 150.25 + 1443 / 180) / 2, iops_ci95=[300.5, 360.0],
+        iops_ratio_perf_ci95=[300.5 / 540, 360 / 480], lab_fault=False),
 }
 
 SUMMARY_KEYS = {"kernel", "governor", "io_is_busy", "workload", "runs", "failed",
@@ -153,7 +185,9 @@ SUMMARY_KEYS = {"kernel", "governor", "io_is_busy", "workload", "runs", "failed"
                 "energy_observer_j", "missed_pct_median", "missed_pct_max",
                 "runs_missed_over_1pct", "runs_excluded_missed", "iops_median",
                 "iops_p25", "iops_p75", "iops_ratio_perf", "iops_runs",
-                "energy_per_io_mj", "placement", "policy"}
+                "energy_per_io_mj", "placement", "policy", "ci95_low_s", "ci95_high_s",
+                "ratio_perf", "ratio_perf_ci95", "iops_ci95", "iops_ratio_perf_ci95",
+                "lab_fault"}
 
 
 def make_fixture(parent):
@@ -202,6 +236,8 @@ class SummaryTest(Fixture):
     def check_value(self, got, want):
         if want is None:
             self.assertIsNone(got)
+        elif isinstance(want, bool):
+            self.assertIs(got, want)
         elif isinstance(want, dict):
             self.assertEqual(set(got), set(want))
             for k, v in want.items():
@@ -264,10 +300,13 @@ class IopsFindingTest(unittest.TestCase):
     the runtime fio fixes; a verdict needs 3 runs a side."""
 
     def rec(self, kernel, io, iops, n):
+        """A record with IOPS p25, median, p75 = iops and, as if
+        performance did 300, the ratio's interval p25/300 - p75/300."""
         return {"kernel": kernel, "label": f"ondemand io_is_busy={io}", "iops_median": iops[1],
                 "iops_p25": iops[0], "iops_p75": iops[2], "iops_ratio_perf": iops[1] / 300,
+                "iops_ratio_perf_ci95": [iops[0] / 300, iops[2] / 300],
                 "iops_runs": n, "efficiency": 0.5, "mean_busy_mhz": 1600.0,
-                "energy_per_io_mj": 2.0}
+                "energy_per_io_mj": 2.0, "lab_fault": False}
 
     def test_text(self):
         sys.path.insert(0, str(TOP / "scripts"))
@@ -276,13 +315,21 @@ class IopsFindingTest(unittest.TestCase):
         text = iops_finding(base, self.rec("patched", 1, (250, 260, 270), 3))
         self.assertTrue(text.startswith("On the baseline kernel, ondemand io_is_busy=0 "
                                         "(its default) does 210 IOPS (p25-p75 200-220), "
-                                        "0.70x performance's; on the patched kernel"), text)
+                                        "0.70x performance's (95% interval 0.67-0.73); "
+                                        "on the patched kernel"), text)
         self.assertIn("energy of the workload's CPUs per I/O 2.000 -> 2.000 mJ", text)
-        self.assertIn("does more I/O: the p25-p75 IOPS ranges (baseline 200-220, "
-                      "patched 250-270) do not overlap", text)
+        # intervals 0.67-0.73 and 0.83-0.90
+        self.assertIn("The patched kernel's ondemand does more I/O: the 95% intervals of the "
+                      "IOPS relative to performance do not overlap (baseline 0.70x "
+                      "(0.67-0.73), patched 0.87x (0.83-0.90)).", text)
         self.assertNotIn("time", text)
+        text = iops_finding(base, self.rec("patched", 1, (170, 180, 190), 3))
+        self.assertIn("does less I/O here: the 95% intervals", text)
+        # 0.72-0.80 overlaps 0.67-0.73
         text = iops_finding(base, self.rec("patched", 1, (215, 230, 240), 3))
-        self.assertIn("no clear difference here: the p25-p75 IOPS ranges overlap", text)
+        self.assertIn("no clear difference here: the 95% intervals of the IOPS relative to "
+                      "performance overlap (baseline 0.70x (0.67-0.73), patched 0.77x "
+                      "(0.72-0.80)).", text)
         text = iops_finding(base, self.rec("patched", 1, (250, 260, 270), 1))
         self.assertIn("Too few runs with IOPS for a verdict (3 and 1; 3 at least).", text)
 
@@ -299,19 +346,22 @@ class AttrCollector(HTMLParser):
 
 
 class ReportTest(Fixture):
-    ROW_A = ("| patched | ondemand | 1 | 3 (+1 failed) | 1.200 (1.180-1.220) | 2100 | 10.0% "
-             "| 0.95 | 7.18 | 8.61 |")
-    ROW_B = ("| baseline | ondemand | 0 | 3 | 2.600 (2.500-2.700) | 1600 | 25.0% | 0.25 "
-             "| 7.21 | 18.76 |")
-    HEADER = ("| kernel | governor | io_is_busy | runs | median s (p25-p75) | mean busy MHz "
+    # ratio to performance 1.2 / 1.1 = 1.09, interval 1.16 / 1.2 - 1.24 / 1.0
+    ROW_A = ("| patched | ondemand | 1 | 3 (+1 failed) | 1.200 (1.180-1.220) | 1.09 (0.97-1.24) "
+             "| 2100 | 10.0% | 0.95 | 7.18 | 8.61 |")
+    ROW_B = ("| baseline | ondemand | 0 | 3 | 2.600 (2.500-2.700) | 2.36 (2.00-2.80) | 1600 "
+             "| 25.0% | 0.25 | 7.21 | 18.76 |")
+    HEADER = ("| kernel | governor | io_is_busy | runs | median s (p25-p75) "
+              "| time / performance (95% CI) | mean busy MHz "
               "| iowait share | efficiency | energy J (all but CPU 1) | energy x delay J s |")
 
     def test_markdown(self):
         md = (self.rdir / "report.md").read_text()
         self.assertIn(self.ROW_A, md)
         self.assertIn(self.ROW_B, md)
-        self.assertIn("| baseline | performance | - | 3 | 2.100 (2.050-2.150) | 2400 | 0.0% "
-                      "| n/a | 9.53 | 20.02 |", md)
+        # energy x delay 9.5325 x 2.05 (the two runs with samples)
+        self.assertIn("| baseline | performance | - | 3 | 2.100 (2.050-2.150) | 1.00 (0.91-1.10) "
+                      "| 2400 | 0.0% | n/a | 9.53 | 19.54 |", md)
         for text in ("QEMU emulator version 7.2.99", "a" * 40, "6.1.192-gbase", "quick run",
                      "2026-12-03T12:00:00Z", "[baseline-ondemand-wl-a.svg](perf/baseline-ondemand-wl-a.svg)",
                      "sampler on CPU 1 (the observer, held at performance apart from the "
@@ -346,12 +396,13 @@ class ReportTest(Fixture):
         md = (self.rdir / "report.md").read_text()
         fio = md.split("## Workload fio-psync-qd1")[1].split("## Ground truth")[0]
         self.assertIn("| kernel | governor | io_is_busy | runs | median s (p25-p75) "
-                      "| IOPS (p25-p75) | IOPS / performance | mean busy MHz |", fio)
+                      "| IOPS (p25-p75) | IOPS / performance (95% CI) | mean busy MHz |", fio)
+        # intervals 480/540-540/480 and 300.5/540-360/480
         self.assertIn("| patched | performance | - | 4 | 0.505 (0.500-0.512) | 500 (490-520) "
-                      "| 1.00 | 2400 |", fio)
+                      "| 1.00 (0.89-1.12) | 2400 |", fio)
         self.assertIn("| patched | ondemand | 1 | 3 | 0.510 (0.505-0.515) | 330 (315-345) "
-                      "| 0.66 |", fio)
-        self.assertIn("<td>330 (315-345)</td><td>0.66</td>",
+                      "| 0.66 (0.56-0.75) |", fio)
+        self.assertIn("<td>330 (315-345)</td><td>0.66 (0.56-0.75)</td>",
                       (self.rdir / "report.html").read_text())
         # a missing and a malformed fio JSON: warnings naming the file
         err = self.res.stderr
@@ -372,12 +423,21 @@ class ReportTest(Fixture):
         self.assertIn("efficiency 0.25 -> 0.95", wl_a)
         self.assertIn("mean busy frequency 1600 -> 2100 MHz", wl_a)
         self.assertIn("modelled energy of the workload's CPUs 7.21 -> 7.18 J (-0.5%)", wl_a)
-        self.assertIn("is faster", wl_a)
+        # ratio intervals 2.4/1.2-2.8/1.0 and 1.16/1.2-1.24/1.0: apart
+        self.assertIn("The patched kernel's ondemand is faster: the 95% intervals of the runtime "
+                      "relative to performance do not overlap (baseline 2.36x (2.00-2.80), "
+                      "patched 1.09x (0.97-1.24)).", wl_a)
         self.assertNotIn("no clear difference", wl_a)
-        # wl-b: the same runtimes on both kernels
+        self.assertNotIn("p25-p75 runtime", md)
+        # wl-b: the same runtimes on both kernels, 4.0/2.2-4.4/2.0
         self.assertIn("takes 2.00x performance's time", wl_b)
-        self.assertIn("no clear difference", wl_b)
+        self.assertIn("The fix makes no clear difference here: the 95% intervals of the runtime "
+                      "relative to performance overlap (baseline 2.00x (1.82-2.20), patched "
+                      "2.00x (1.82-2.20)).", wl_b)
         self.assertNotIn("is faster", wl_b)
+        # no ratio interval wholly below 1: no lab fault anywhere
+        for text in ("Lab faults (", "Lab fault:", "(lab fault)", "[lab fault: b", "[lab fault: p"):
+            self.assertNotIn(text, md)
 
     def test_failed_and_missing_runs_listed(self):
         md = (self.rdir / "report.md").read_text()
@@ -388,11 +448,40 @@ class ReportTest(Fixture):
         self.assertIn("order 30: baseline ondemand io_is_busy=0 wl-b #2", nos)
         self.assertIn("030-baseline-ondemand-0-wl-b-2.tsv", self.res.stderr)
 
+    def test_headline_first(self):
+        """The headline section opens the report: one figure per workload,
+        then the metadata and the first workload's before/after figure."""
+        md = (self.rdir / "report.md").read_text()
+        self.assertLess(md.index("## Headline"), md.index("## Setup"))
+        imgs = [part.split(")", 1)[0] for part in md.split("](")[1:]]
+        self.assertEqual(imgs[:4], ["plots/headline-wl-a.png", "plots/headline-wl-b.png",
+                                    "plots/headline-fio-psync-qd1.png",
+                                    "plots/beforeafter-wl-a.png"])
+        self.assertLess(md.index("(plots/headline-fio-psync-qd1.png)"), md.index("## Setup"))
+        self.assertIn("fio-psync-qd1: median IOPS / performance's median", md)
+        html = (self.rdir / "report.html").read_text()
+        self.assertLess(html.index("<h2>Headline</h2>"), html.index("<h2>Setup</h2>"))
+
+    def test_headline_tsv(self):
+        """Ratios and intervals of the summary (derived there), NaN where a
+        kernel lacks the config; IOPS ratios for the fio workload."""
+        plots = self.rdir / "plots"
+        wl_a = (plots / "headline-wl-a.tsv").read_text().splitlines()
+        self.assertIn("config\tbaseline\tlow\thigh\tpatched\tlow\thigh", wl_a)
+        self.assertIn("ondemand io_is_busy=0\t2.36364\t2\t2.8\t2.36364\t2.16667\t2.6", wl_a)
+        self.assertIn("performance\t1\t0.833333\t1.2\t1\t0.833333\t1.2", wl_a)
+        wl_b = (plots / "headline-wl-b.tsv").read_text().splitlines()
+        self.assertIn("ondemand io_is_busy=1\tNaN\tNaN\tNaN\t2\t1.81818\t2.2", wl_b)
+        fio = (plots / "headline-fio-psync-qd1.tsv").read_text().splitlines()
+        self.assertIn("config\tpatched\tlow\thigh", fio)
+        self.assertIn("ondemand io_is_busy=1\t0.6605\t0.556481\t0.75", fio)
+
     def test_before_after_first(self):
         md = (self.rdir / "report.md").read_text()
-        first_img = md.index("![")
-        self.assertLess(first_img, md.index("## Workload wl-a"))
-        self.assertTrue(md[first_img:].split("](", 1)[1].startswith("plots/beforeafter-wl-a.png)"))
+        first_ba = md.index("![wl-a: ondemand, baseline (top)")
+        self.assertLess(first_ba, md.index("## Workload wl-a"))
+        self.assertGreater(first_ba, md.index("## Before / after"))
+        self.assertTrue(md[first_ba:].split("](", 1)[1].startswith("plots/beforeafter-wl-a.png)"))
         # the runs nearest each config's median: baseline io 0 run 1 (2.60 s),
         # patched io 1 run 1 (1.20 s)
         self.assertIn("Top: baseline (6.1.192-gbase), ondemand io_is_busy=0, wl-a: run 1, 2.60 s", md)
@@ -422,6 +511,8 @@ class ReportTest(Fixture):
                 "patched (6.1.192-gpatch), ondemand io_is_busy=1, wl-a: run 1, 1.20 s",
             "timechart-wl-b-baseline-performance":
                 "baseline (6.1.192-gbase), performance, wl-b: run 3, 2.10 s",
+            "headline-wl-a": "wl-a: runtime / performance's",
+            "headline-fio-psync-qd1": "fio-psync-qd1: IOPS / performance's",
         }
         for base, title in titles.items():
             with self.subTest(plot=base):
@@ -571,6 +662,107 @@ class ParseFioTrailerTest(unittest.TestCase):
                 self.assertEqual((s.missed_pct, s.flagged, s.excluded), (pct, flagged, excluded))
 
 
+class MendsTest(unittest.TestCase):
+    """The review's mends: one reference function for runtimes and IOPS,
+    each run's energy computed once, a time chart of an excluded run says
+    so, and performance's median runtime 0 or missing gives null ratios and
+    efficiency, not a crash."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory(prefix="test-report-")
+        self.rdir = make_fixture(self.tmp.name)
+        sys.path.insert(0, str(TOP / "scripts"))
+        from ifmreport import results, stats  # pylint: disable=import-outside-toplevel
+        self.results, self.stats = results, stats
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def edit_runs(self, fn):
+        """Rewrite runs.tsv's rows (fields) with fn(fields) -> fields."""
+        path = self.rdir / "runs.tsv"
+        lines = path.read_text().splitlines()
+        rows = [lines[0]] + ["\t".join(fn(ln.split("\t"))) for ln in lines[1:]]
+        path.write_text("\n".join(rows) + "\n")
+
+    def records(self):
+        res = run_report("--no-plots", self.rdir)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        return {(r["workload"], r["kernel"], r["governor"], r["io_is_busy"]): r
+                for r in json.loads((self.rdir / "summary.json").read_text())}
+
+    def test_reference_medians(self):
+        runs = self.results.load_runs(self.rdir)
+        iops = self.results.load_all_iops(runs, on_warn=lambda _msg: None)
+        times = self.stats.reference_medians(runs)
+        self.assertAlmostEqual(times[("wl-a", "baseline", "performance")], 1.10)
+        self.assertAlmostEqual(times[("wl-a", "baseline", "powersave")], 3.10)
+        self.assertNotIn(("wl-a", "baseline", "ondemand"), times)
+        # IOPS 480, 500, 540 (the fourth run has no JSON: left out)
+        ios = self.stats.reference_medians(runs, lambda r: iops.get(r.order))
+        self.assertEqual(set(ios), {("fio-psync-qd1", "patched", "performance")})
+        self.assertAlmostEqual(ios[("fio-psync-qd1", "patched", "performance")], 500.0)
+
+    def test_energy_once_per_run(self):
+        runs = self.results.load_runs(self.rdir)
+        meta = self.results.load_meta(self.rdir)
+        with contextlib.redirect_stderr(StringIO()):   # its warnings: tested elsewhere
+            samples = self.results.load_all_samples(runs, self.results.power_model(meta))
+        iops = self.results.load_all_iops(runs, on_warn=lambda _msg: None)
+        calls = []
+        real = self.stats.run_energy_j
+        self.stats.run_energy_j = lambda s, *a: calls.append(s) or real(s, *a)
+        try:
+            self.stats.summarize(runs, samples, meta, iops)
+        finally:
+            self.stats.run_energy_j = real
+        kept = [s for s in samples.values() if not s.excluded]
+        self.assertEqual(len(calls), len(kept))
+        self.assertEqual(len({id(s) for s in calls}), len(kept))
+
+    def test_excluded_time_chart_says_so(self):
+        # baseline ondemand io 1 wl-a: runs 10 and 11 lose their samples,
+        # run 12 (15% of its deadlines missed) is the only one left
+        self.edit_runs(lambda f: f[:8] + ["-"] if f[5] in ("10", "11") else f)
+        res = run_report(self.rdir)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        md = (self.rdir / "report.md").read_text()
+        self.assertIn("*Time chart: baseline (6.1.192-gbase), ondemand io_is_busy=1, wl-a: run 3, "
+                      "1.36 s. Run 3 of ondemand io_is_busy=1 (baseline) is one whose sampler "
+                      "missed 15.00% of its deadlines (above 10%), left out of the frequency and "
+                      "energy statistics: its configuration has no other run with samples.*", md)
+        self.assertEqual(md.count("whose sampler missed 15.00%"), 2)   # alt text and caption
+
+    def test_performance_zero_or_missing(self):
+        # wl-a baseline performance takes 0 s; wl-b patched performance fails
+        def edit(f):
+            if f[:2] == ["baseline", "performance"] and f[3] == "wl-a":
+                return f[:6] + ["0.000"] + f[7:]
+            if f[:2] == ["patched", "performance"] and f[3] == "wl-b":
+                return f[:7] + ["1", f[8]]
+            return f
+        self.edit_runs(edit)
+        got = self.records()
+        od0 = got[("wl-a", "baseline", "ondemand", 0)]
+        for key in ("ratio_perf", "ratio_perf_ci95", "efficiency"):
+            self.assertIsNone(od0[key], key)
+        self.assertFalse(od0["lab_fault"])
+        perf = got[("wl-a", "baseline", "performance", None)]
+        self.assertEqual([perf["ci95_low_s"], perf["ci95_high_s"]], [0.0, 0.0])
+        self.assertIsNone(perf["ratio_perf"])
+        od1 = got[("wl-b", "patched", "ondemand", 1)]
+        self.assertIsNone(od1["ratio_perf"])
+        self.assertIsNone(od1["ratio_perf_ci95"])
+        self.assertIsNone(got[("wl-b", "patched", "performance", None)]["median_s"])
+        md = (self.rdir / "report.md").read_text()
+        self.assertIn("ondemand io_is_busy=0 (its default) takes a median 2.60 s (performance's "
+                      "median is 0: no ratio)", md)
+        self.assertIn("No verdict: no 95% interval of the runtime relative to performance on "
+                      "both kernels (baseline n/a, patched 1.09x (0.97-1.24)", md)
+        self.assertIn("ondemand io_is_busy=1 (its default) takes a median 4.20 s (no performance "
+                      "runs to compare with)", md)
+
+
 class BadInputTest(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory(prefix="test-report-")
@@ -636,7 +828,8 @@ class BadInputTest(unittest.TestCase):
         md = (self.rdir / "report.md").read_text()
         self.assertIn("order 2: baseline performance wl-a #2, status 7, 1.200 s",
                       md.split("## Failed runs")[1])
-        self.assertIn("| baseline | performance | - | 2 (+1 failed) | 1.050 (1.025-1.075) |", md)
+        self.assertIn("| baseline | performance | - | 2 (+1 failed) | 1.050 (1.025-1.075) "
+                      "| 1.00 (0.91-1.10) |", md)
 
     def test_malformed_samples_file(self):
         path = next((self.rdir / "samples").glob("007-*"))
