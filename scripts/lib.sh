@@ -27,6 +27,13 @@ need_arg() {
 	exit 2
 }
 
+# bad TEXT: a usage error: TEXT, then the caller's usage function (which
+# must take an exit status) on stderr, exit 2.
+bad() {
+	printf '%s: %s\n' "$IFM_PROG" "$*" >&2
+	usage 2 >&2
+}
+
 # stage N TOTAL TEXT: one progress line per stage of a long job.
 stage() {
 	printf '%s: [%s/%s] %s\n' "$IFM_PROG" "$1" "$2" "$3" >&2

@@ -32,6 +32,8 @@ expect 2 "unknown workload 'foo'" "$x" --workload git-grep-t1,foo
 expect 2 "user workload needs --command" "$x" --workload user
 expect 2 "unknown governor 'turbo'" "$x" --governors ondemand,turbo
 expect 2 "--rate wants a positive number" "$x" --rate -5
+expect 2 "--tol wants a fraction below 1" "$x" --tol 2
+expect 2 "--tol wants a fraction below 1" "$x" --tol 5%
 expect 2 "--delay-ms wants a whole number" "$x" --delay-ms 1.5
 expect 2 "--fio-runtime wants a positive number" "$x" --workload fio-psync-qd1 --fio-runtime 0
 expect 2 "unknown workload 'fio-sync-qd1'" "$x" --workload fio-sync-qd1
@@ -49,6 +51,7 @@ expect 2 "unknown placement: loose" "$g" --kernel baseline --out "$tmp/g" --repe
 # its numbers go into a command line the guest evals: checked there too
 expect 2 "--fio-runtime wants a positive number" "$g" --kernel baseline --out "$tmp/g" --repeat 1 --fio-runtime '5;id' -- performance
 expect 2 "--rate wants a positive number" "$g" --kernel baseline --out "$tmp/g" --repeat 1 --rate 0 -- performance
+expect 2 "--only: cannot read $tmp/none" "$g" --kernel baseline --out "$tmp/g" --repeat 1 --only "$tmp/none" -- performance
 # On the host it refuses to touch anything (this host has a /dev/vda of its own).
 expect 1 "runs only inside a lab guest" "$g" --kernel baseline --out "$tmp/g" --repeat 1 -- performance
 expect 1 "runs only inside a lab guest" "$g" --probe "$tmp/probe.env"
