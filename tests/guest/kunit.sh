@@ -6,7 +6,7 @@
 # boot and print KTAP.
 #
 # Expected, by kernel ($IFM_VARIANT):
-#   patched, debug  the suite tick_sched_sleep_time (patch 0014) ran all of
+#   patched, debug  the suite tick_sched_sleep_time (patch 0015) ran all of
 #                   its cases, none failed or was skipped
 #   baseline        no tick_sched_sleep_time suite (its code is not there)
 #   all             no KUnit test anywhere reported "not ok"
@@ -19,7 +19,7 @@ source "$(dirname "$0")/lib.sh"
 (($# == 0)) || fail "usage: kunit.sh"
 variant=${IFM_VARIANT:?IFM_VARIANT must name the kernel variant}
 suite=tick_sched_sleep_time
-cases=10
+cases=11
 log=$(mktemp)
 dmesg -t >"$log" || fail "cannot read the kernel log"
 grep -q 'KTAP version' "$log" || fail "no KTAP output in the kernel log: is KUnit built in?"
