@@ -5,11 +5,22 @@
 # changes a P-state runs on cpu1 (taskset), so that on cpu0 only the loop
 # being measured runs.
 #
-#  debt     cpu0 runs a CPU-bound loop at 800 MHz for 2 s, then goes to
-#           2000 MHz; the loop's throughput in the first 0.5 s after the
-#           change, over cpu1's at the top P-state (swapped and averaged
-#           like calibrate.sh does), must be within TOLERANCE percent of
-#           f/fmax: spin time owed at 800 MHz must not slow the new P-state.
+#  debt     a CPU runs a CPU-bound loop for 1 s at 800 MHz, then goes to
+#           2000 MHz and runs it 0.5 s more; the control does the same with
+#           its first second at 2000 MHz already. Spin time owed at 800 MHz
+#           must not slow the new P-state: the median over 8 tries (cpu0 and
+#           cpu1 in turn, the other CPU idle) of the 0.5 s window's
+#           throughput over the control's must be within TOLERANCE percent
+#           of 1. The CPU runs alone and is compared with itself seconds
+#           apart, because two vCPUs busy at once share the host's two
+#           cores with QEMU's own threads: their ratio over 0.5 s spread
+#           0.93-1.13 at the same P-state, and host load pushed a throttled
+#           CPU 9% above f/fmax on all three tries of one CI run. Alone, a
+#           throttled CPU's 0.5 s windows still spread 0.73-0.94 of fmax
+#           (median 0.80 where f/fmax is 0.83), after 800 MHz or not: the
+#           tolerance must be wider than for calibrate.sh's long runs. The
+#           driver this replaced carried up to 64 ms of debt into the new
+#           P-state, 15% of the window.
 #  ipi      a burst of P-state changes of an idle CPU's policy costs it no
 #           interrupt from the driver: emu_kick() (kprobe) runs there for
 #           at most one change in 4, and finds it idle for at most one in 8
@@ -31,7 +42,7 @@ set -euo pipefail
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
-tol=${1:-5}
+tol=${1:-10}
 loop=${IFM_BIN_DIR:?IFM_BIN_DIR must name the folder with cpuloop}/cpuloop
 [[ -x $loop ]] || fail "$loop not built"
 fmax=$(cpufreq 0 cpuinfo_max_freq)
@@ -55,29 +66,30 @@ within() {
 		e = (g / w - 1) * 100; printf "%+.2f%%", e; exit !(e <= t && e >= -t) }'
 }
 
-# owed SLOW FAST: SLOW runs 2 s at 800 MHz, then SLOW at 2000 MHz and FAST
-# at the top P-state run 0.5 s together; prints SLOW/FAST of that 0.5 s.
-owed() {
-	set_freq "$2" "$fmax"
-	set_freq "$1" "$fmin"
-	"$loop" -c "$1" -t 2 >/dev/null
+# window CPU KHZ: CPU runs the loop 1 s at KHZ, then 0.5 s at $f2; prints
+# the loops per second of the 0.5 s.
+window() {
+	set_freq "$1" "$2"
+	"$loop" -c "$1" -t 1 >/dev/null
 	set_freq "$1" "$f2"
-	loops "$1,$2" 0.5
+	"$loop" -c "$1" -t 0.5 | awk '{ split($2, l, "="); v = l[2] } END { if (v <= 0) exit 1; print v }'
 }
 
 if ((!shared)); then
 	# --- debt ------------------------------------------------------------
+	set_freq 0 "$fmax"
+	set_freq 1 "$fmax"
 	declare -a r=()
-	for i in 1 2 3; do
-		a=$(owed 0 1) || fail "cpuloop failed"
-		b=$(owed 1 0) || fail "cpuloop failed"
-		r+=("$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.4f", sqrt(a * b) }')")
+	for i in 1 2 3 4 5 6 7 8; do
+		a=$(window $((i % 2)) "$fmin") || fail "cpuloop failed"
+		c=$(window $((i % 2)) "$f2") || fail "cpuloop failed"
+		r+=("$(awk -v a="$a" -v c="$c" 'BEGIN { printf "%.4f", a / c }')")
+		set_freq $((i % 2)) "$fmax"
 	done
-	m=$(printf '%s\n' "${r[@]}" | sort -n | sed -n 2p)
-	want=$(awk -v f="$f2" -v m="$fmax" 'BEGIN { printf "%.4f", f / m }')
-	echo "# debt: first 0.5 s at $f2 kHz after 2 s at $fmin kHz: ${r[*]} (median $m, want $want)"
-	err=$(within "$m" "$want") || fail "debt: the first 0.5 s after $fmin -> $f2 kHz ran at $m of fmax ($err), want $want"
-	pass "debt: the first 0.5 s after $fmin -> $f2 kHz ran at $m of fmax ($err)"
+	m=$(printf '%s\n' "${r[@]}" | sort -n | awk '{ v[NR] = $1 } END { printf "%.4f", (v[4] + v[5]) / 2 }')
+	echo "# debt: the first 0.5 s at $f2 kHz after 1 s at $fmin kHz, over the same after 1 s at $f2 kHz: ${r[*]} (median $m)"
+	err=$(within "$m" 1) || fail "debt: the first 0.5 s after $fmin -> $f2 kHz ran at $m of the speed without debt ($err)"
+	pass "debt: the first 0.5 s after $fmin -> $f2 kHz ran at $m of the speed without debt ($err)"
 fi
 
 # --- ipi ----------------------------------------------------------------
