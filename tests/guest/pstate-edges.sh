@@ -3,7 +3,8 @@
 #
 # In the guest: the emulated P-states at their edges. Everything that
 # changes a P-state runs on cpu1 (taskset), so that on cpu0 only the loop
-# being measured runs.
+# being measured runs (when debt measures cpu1, the script only waits for
+# the loop's output meanwhile).
 #
 #  debt     a CPU runs a CPU-bound loop for 1 s at 800 MHz, then goes to
 #           2000 MHz and runs it 0.5 s more; the control does the same with
