@@ -60,10 +60,10 @@ slice() {
 summary() {
 	awk '
 		/^[0-9]+ [0-9]+$/ { n[$1 + 0] += $2; c += $2; next }
-		/^# Histogram Overflows:/ { o = $4 + 0; n[30000] += o; c += o; next }
 		/^# Avg Latencies:/ { a = $4 + 0; next }
-		/^# Max Latencies:/ { if ($4 + 0 > max) max = $4 + 0
-			# the slice ends here: weigh its average by its samples
+		/^# Max Latencies:/ { if ($4 + 0 > max) max = $4 + 0; next }
+		# the last summary line of a slice: weigh its average by its samples
+		/^# Histogram Overflows:/ { o = $4 + 0; n[30000] += o; c += o
 			sum += a * c; total += c; c = 0 }
 		END {
 			if (!total) exit 1
