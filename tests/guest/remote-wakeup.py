@@ -23,6 +23,7 @@ Prints one line of key=value figures; exit status 0 for a conclusive try that
 passes, 1 for one that fails, 3 for an inconclusive one, 2 on bad usage.
 """
 
+import collections
 import mmap
 import os
 import re
@@ -36,7 +37,7 @@ EVENTS = ('power/cpu_idle', 'sched/sched_switch', 'sched/sched_wakeup',
           'irq_vectors/call_function_single_entry',
           'irq_vectors/call_function_entry', 'irq_vectors/reschedule_entry',
           'irq_vectors/irq_work_entry', 'irq/irq_handler_entry',
-          'timer/hrtimer_expire_entry')
+          'timer/hrtimer_expire_entry', 'tlb/tlb_flush')
 IRQ_EVENTS = ('local_timer_entry', 'call_function_single_entry',
               'call_function_entry', 'reschedule_entry', 'irq_work_entry',
               'irq_handler_entry')
@@ -163,6 +164,8 @@ def parse_trace(text, pid):
             block = block or ts
         elif ev in IRQ_EVENTS:
             irqs.append((ts, ev))
+        elif ev == 'tlb_flush' and 'reason:remote shootdown' in rest:
+            irqs.append((ts, 'tlb_shootdown'))
         elif ev == 'hrtimer_expire_entry':
             fn = re.search(r'function=(\S+)', rest).group(1)
             timers.setdefault(fn, []).append(ts)
@@ -213,7 +216,8 @@ def judge(pid, snaps, trace):
                        e == 'local_timer_entry') / span, 1) if span > 0 else 0,
                cpu1_interrupts=','.join(
                    f'{e}:{n}' for e, n in sorted(kinds.items())),
-               cpu1_woken=','.join(sorted({c for t, c in woken if t >= t_wake})),
+               cpu1_woken=','.join(f'{c}:{n}' for c, n in sorted(
+                   collections.Counter(c for t, c in woken if t >= t_wake).items())),
                cpu1_ticks_per_s=round(
                    sum(1 for t in timers.get('tick_sched_timer', [])
                        if t >= t_wake) / span, 1) if span > 0 else 0,
