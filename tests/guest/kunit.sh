@@ -19,7 +19,7 @@ source "$(dirname "$0")/lib.sh"
 (($# == 0)) || fail "usage: kunit.sh"
 variant=${IFM_VARIANT:?IFM_VARIANT must name the kernel variant}
 suite=tick_sched_sleep_time
-cases=11
+cases=12
 log=$(mktemp)
 dmesg -t >"$log" || fail "cannot read the kernel log"
 grep -q 'KTAP version' "$log" || fail "no KTAP output in the kernel log: is KUnit built in?"
