@@ -36,11 +36,8 @@ pol=/sys/devices/system/cpu/cpufreq/policy0
 out=$(mktemp -d)
 
 # The burst: cpuloop's loops per second at the top P-state give work chunks per ms.
-cpupower -c 0 frequency-set -g performance >/dev/null
-lps=$("$bin/cpuloop" -c 0 -t 1 | sed -n 's/.*loops_per_s=\([0-9]*\).*/\1/p')
-[[ $lps =~ ^[1-9][0-9]*$ ]] || fail "cpuloop gave no rate"
-chunks=$((lps * burst_ms / 1000))
-((chunks > 0)) || chunks=1
+cal=$(burst_calibrate "$bin" "$burst_ms")
+read -r lps chunks <<<"$cal"
 echo "calibration: $lps loops/s at the top P-state, a burst of $burst_ms ms is $chunks chunks"
 
 # set_gov GOVERNOR [IO_IS_BUSY]: from the lowest P-state, switch policy0 to

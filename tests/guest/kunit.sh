@@ -6,7 +6,7 @@
 # boot and print KTAP.
 #
 # Expected, by kernel ($IFM_VARIANT):
-#   patched, debug  the suite tick_sched_sleep_time (patch 0015) ran all of
+#   patched, debug  the suite tick_sched_sleep_time (the series' KUnit patch) ran all of
 #                   its cases, none failed or was skipped
 #   baseline        no tick_sched_sleep_time suite (its code is not there)
 #   all             no KUnit test anywhere reported "not ok"

@@ -26,4 +26,15 @@ set_freq() {
 		fail "cpu$1: scaling_cur_freq is $(cpufreq "$1" scaling_cur_freq), want $2"
 }
 
+# burst_calibrate BIN MS: prints "LPS CHUNKS": cpuloop's loops per second on
+# cpu0 at the top P-state (every policy under performance, left so) and the
+# work chunks (LPS / 1000 per ms, at least 1) of an MS ms burst.
+burst_calibrate() {
+	local lps
+	cpupower -c all frequency-set -g performance >/dev/null || fail "cannot switch to performance"
+	lps=$("$1/cpuloop" -c 0 -t 1 | sed -n 's/.*loops_per_s=\([0-9]*\).*/\1/p')
+	[[ $lps =~ ^[1-9][0-9]*$ ]] || fail "cpuloop gave no rate"
+	echo "$lps" $((lps * $2 / 1000 > 0 ? lps * $2 / 1000 : 1))
+}
+
 [[ ${IFM_GUEST:-} == 1 ]] || fail "this script runs inside a lab guest (scripts/guest-run)"

@@ -47,11 +47,8 @@ pol=/sys/devices/system/cpu/cpufreq/policy0
 fmax=$(cat $pol/cpuinfo_max_freq)
 out=$(mktemp -d)
 
-cpupower -c all frequency-set -g performance >/dev/null
-lps=$("$bin/cpuloop" -c 0 -t 1 | sed -n 's/.*loops_per_s=\([0-9]*\).*/\1/p')
-[[ $lps =~ ^[1-9][0-9]*$ ]] || fail "cpuloop gave no rate"
-chunks=$((lps * burst_ms / 1000))
-((chunks > 0)) || chunks=1
+cal=$(burst_calibrate "$bin" "$burst_ms")
+read -r lps chunks <<<"$cal"
 # The last read goes through dm-delay (100 ms), so that it surely sleeps.
 sectors=$(blockdev --getsz "$disk")
 dmsetup create ifm-last --noudevsync --table "0 $sectors delay $disk 0 100" ||
