@@ -32,7 +32,9 @@
 #   all             the readers ran (a minimum number of reads each), saw
 #                   cpu1 go away and come back, and the disk made iowait;
 #                   sleeping I/O tasks were moved at least SECONDS times;
-#                   the selftests suite passes (the namespaces aside)
+#                   the selftests suite passes (the namespaces aside;
+#                   on the baseline proc-uptime-001/002 may fail even on a
+#                   quiet system: that is the race, reported, not asserted)
 #
 # Usage: counter-stress.sh DISK [SECONDS [SELFTESTS]]
 #   (DISK: e.g. /dev/vda; SECONDS >= 20)
@@ -63,6 +65,7 @@ out=$(mktemp -d)
 here=$(dirname "$0")
 
 # The proc suite once, on a quiet system.
+quiet_uptime_failed=()
 if [[ -n $selftests ]]; then
 	declare -A needs=([proc-loadavg-001]=pid [setns-dcache]=net [setns-sysvipc]=ipc)
 	bad=()
@@ -76,10 +79,17 @@ if [[ -n $selftests ]]; then
 		rc=0
 		(cd "$selftests" && timeout 60 "./$name") >"$out/st" 2>&1 || rc=$?
 		echo "selftests/proc: $name exit $rc"
-		((rc == 0 || rc == 4)) || bad+=("$name")
+		((rc == 0 || rc == 4)) && continue
+		# proc-uptime-001/002 assert the race this series closes: on the
+		# baseline a failure is a finding, counted with the stress below.
+		if [[ $variant == baseline && $name == proc-uptime-00[12] ]]; then
+			quiet_uptime_failed+=("$name")
+			continue
+		fi
+		bad+=("$name")
 	done
 	((${#bad[@]} == 0)) || fail "proc selftests failed: ${bad[*]}"
-	pass "the proc selftests pass"
+	pass "the proc selftests pass${quiet_uptime_failed:+ (baseline: ${quiet_uptime_failed[*]} failed, the race; not asserted)}"
 fi
 
 cpu1=/sys/devices/system/cpu/cpu1/online
@@ -155,7 +165,7 @@ stat_reads=$(total stat_reads) tl_reads=$(total tl_reads)
 back=$(total back) over=$(total over) current=$(total tl_current)
 echo "summary: kernel=$variant seconds=$secs readers=$readers stat_reads=$stat_reads tl_reads=$tl_reads" \
 	"backward_steps=$back overshoots=$over hotplugs=$hotplugs cross_cpu_moves=$moves" \
-	"proc_uptime_runs=$uptime_runs proc_uptime_failed=$uptime_failed"
+	"proc_uptime_runs=$uptime_runs proc_uptime_failed=$uptime_failed quiet_proc_uptime_failed=${#quiet_uptime_failed[@]}"
 [[ -z $selftests ]] || ((uptime_runs >= 4)) || fail "proc-uptime ran only $uptime_runs times in 9 s"
 
 # At least 20 /proc/stat reads per second per reader (a quiet host makes
