@@ -46,7 +46,17 @@ if ! grep -qx hello-from-guest "$tmp/out" || [[ $(cat "$tmp/res/file" 2>/dev/nul
 	echo "FAIL: guest stdout or results share lost" >&2
 	failures=$((failures + 1))
 fi
-expect "hung guest" 124 'timed out after 20s' -- "$run" --kernel "$kernel" --timeout 20 -- sleep 1000
+expect "hung guest" 124 'timed out after 20s' -- "$run" --kernel "$kernel" --timeout 20 \
+	--log "$tmp/hung.log" -- sleep 1000
+# Before it was killed, its CPUs were dumped: 3 samples of both, each a
+# System.map symbol (an idle guest: both halted in the idle loop).
+dumped=$(grep -Ec '^  CPU#[01] [A-Za-z_][A-Za-z0-9_.]*\+0x[0-9a-f]+ CPL=0 irqs=(on|off) halted=[01]$' \
+	"$tmp/hung.log.cpus" 2>/dev/null || true)
+if [[ $dumped != 6 ]]; then
+	echo "FAIL: hung guest: want 6 CPU lines with symbols in hung.log.cpus, got ${dumped:-none}:" >&2
+	sed 's/^/  /' "$tmp/hung.log.cpus" >&2 2>/dev/null || true
+	failures=$((failures + 1))
+fi
 # A boot that never starts the command (here init is sleep) is retried once,
 # then reported; both hung consoles are kept.
 expect "boot hang" 124 'hung while booting, 2 times' -- "$run" --kernel "$kernel" \
