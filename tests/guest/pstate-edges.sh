@@ -22,6 +22,14 @@
 #           tolerance must be wider than for calibrate.sh's long runs. The
 #           driver this replaced carried up to 64 ms of debt into the new
 #           P-state, 15% of the window.
+#  share    two CPU-bound loops share cpu0 for 3 s, at fmin and at fmax,
+#           three times in turn: at fmin they must do fmin/fmax of what
+#           they do at fmax (within SHARE_TOL, 25%, the medians; two
+#           vCPUs' worth of work drifts with the host), and neither may get
+#           less than half of the other's (the median of its runs). A
+#           payer that paid the debt of the loop preempting it never
+#           finished at fmin, while the other ran unthrottled: 0.5 of the
+#           fmax work, one loop near 0.
 #  ipi      a burst of P-state changes of an idle CPU's policy costs it no
 #           interrupt from the driver: emu_kick() (kprobe) runs there for
 #           at most one change in 4, and finds it idle for at most one in 8
@@ -91,6 +99,47 @@ if ((!shared)); then
 	echo "# debt: the first 0.5 s at $f2 kHz after 1 s at $fmin kHz, over the same after 1 s at $f2 kHz: ${r[*]} (median $m)"
 	err=$(within "$m" 1) || fail "debt: the first 0.5 s after $fmin -> $f2 kHz ran at $m of the speed without debt ($err)"
 	pass "debt: the first 0.5 s after $fmin -> $f2 kHz ran at $m of the speed without debt ($err)"
+fi
+
+if ((!shared)); then
+	# --- share -----------------------------------------------------------
+	share_tol=25
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	# pair KHZ: "SUM MIN/MAX" of the loops/s of two loops on cpu0 at once
+	pair() {
+		set_freq 0 "$1"
+		local a b
+		"$loop" -c 0 -t 3 >"$tmp/a" &
+		a=$!
+		"$loop" -c 0 -t 3 >"$tmp/b" &
+		b=$!
+		wait "$a" && wait "$b" || return 1
+		cat "$tmp/a" "$tmp/b" | awk '{ split($2, l, "="); v[NR] = l[2] }
+			END { if (NR != 2 || v[1] <= 0 || v[2] <= 0) exit 1
+				lo = v[1] < v[2] ? v[1] : v[2]; hi = v[1] + v[2] - lo
+				printf "%.0f %.4f\n", v[1] + v[2], lo / hi }'
+	}
+	declare -a slow=() fast=() fair=()
+	for i in 1 2 3; do
+		res=$(pair "$fmin") || fail "share: cpuloop failed"
+		read -r sum f <<<"$res"
+		slow+=("$sum")
+		fair+=("$f")
+		res=$(pair "$fmax") || fail "share: cpuloop failed"
+		read -r sum f <<<"$res"
+		fast+=("$sum")
+	done
+	med() { printf '%s\n' "$@" | sort -n | sed -n 2p; }
+	got=$(awk -v s="$(med "${slow[@]}")" -v f="$(med "${fast[@]}")" 'BEGIN { printf "%.4f", s / f }')
+	want=$(awk -v a="$fmin" -v m="$fmax" 'BEGIN { printf "%.4f", a / m }')
+	fr=$(med "${fair[@]}")
+	echo "# share: two loops on cpu0, loops/s summed at $fmin kHz ${slow[*]}, at $fmax kHz ${fast[*]}; the slower over the faster at $fmin kHz ${fair[*]}"
+	err=$(tol=$share_tol within "$got" "$want") ||
+		fail "share: two loops on cpu0 at $fmin kHz did $got of their work at $fmax kHz, want $want ($err)"
+	awk -v r="$fr" 'BEGIN { exit !(r >= 0.5) }' ||
+		fail "share: at $fmin kHz one of two loops on cpu0 got $fr of the other's speed (one pays for both)"
+	pass "share: two loops on cpu0 at $fmin kHz did $got of their work at $fmax kHz ($err of $want), the slower at $fr of the faster"
 fi
 
 # --- ipi ----------------------------------------------------------------
