@@ -52,7 +52,8 @@ def interval_verdict(base, patched, key, better, worse):
     iops_ratio_perf) of both kernels' ondemand: patched BETTER when its
     interval lies wholly on the better side of the baseline's (lower
     runtime ratio, higher IOPS ratio), WORSE when wholly on the other, else
-    no clear difference."""
+    no clear difference, saying then where each interval lies against 1
+    (performance's speed)."""
     b, p = base[key + "_ci95"], patched[key + "_ci95"]
     what = "runtime" if key == "ratio_perf" else "IOPS"
     both = f"baseline {ratio_text(base, key)}, patched {ratio_text(patched, key)}"
@@ -66,7 +67,19 @@ def interval_verdict(base, patched, key, better, worse):
         return (f"The patched kernel's ondemand {better if gain else worse}: the 95% intervals "
                 f"of the {what} relative to performance do not overlap ({both}).")
     return (f"The fix makes no clear difference here: the 95% intervals of the {what} "
-            f"relative to performance overlap ({both}).")
+            f"relative to performance overlap ({both}). Each against performance, the "
+            f"baseline's interval {against_perf(b, key)}, the patched kernel's "
+            f"{against_perf(p, key)}.")
+
+
+def against_perf(ci, key):
+    """Where a 95% interval of a ratio to performance lies against 1."""
+    if ci[0] <= 1 <= ci[1]:
+        return "contains 1 (not told apart from performance)"
+    above = ci[0] > 1
+    if key == "ratio_perf":
+        return "lies above 1 (slower)" if above else "lies below 1 (faster)"
+    return "lies above 1 (more I/O)" if above else "lies below 1 (less I/O)"
 
 
 def verdict(base, patched):

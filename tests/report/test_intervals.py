@@ -187,6 +187,27 @@ class VerdictTest(unittest.TestCase):
         self.assertIn("no clear difference here: the 95% intervals of the runtime relative to "
                       "performance overlap", findings.verdict(base, vrec("patched", [2.8, 3.0])))
 
+    def test_overlap_says_where_each_lies_against_1(self):
+        # the full run of 2026-12-07: the intervals overlap, but only the
+        # baseline's excludes performance's speed
+        text = findings.verdict(vrec("baseline", [1.04, 1.21]), vrec("patched", [0.91, 1.18]))
+        self.assertEqual(text, "The fix makes no clear difference here: the 95% intervals of the "
+                         "runtime relative to performance overlap (baseline 1.12x (1.04-1.21), "
+                         "patched 1.04x (0.91-1.18)). Each against performance, the baseline's "
+                         "interval lies above 1 (slower), the patched kernel's contains 1 (not "
+                         "told apart from performance).")
+        text = findings.verdict(vrec("baseline", [0.9, 1.0]), vrec("patched", [0.95, 1.05]))
+        self.assertIn("the baseline's interval contains 1 (not told apart from performance), "
+                      "the patched kernel's contains 1", text)
+        def io(kernel, ci):
+            return dict(vrec(kernel, ci, "iops_ratio_perf"), iops_runs=5)
+        text = findings.iops_verdict(io("baseline", [0.6, 0.8]), io("patched", [0.7, 1.1]))
+        self.assertIn("the baseline's interval lies below 1 (less I/O), the patched kernel's "
+                      "contains 1", text)
+        text = findings.iops_verdict(io("baseline", [1.01, 1.2]), io("patched", [1.1, 1.3]))
+        self.assertIn("the baseline's interval lies above 1 (more I/O), the patched kernel's "
+                      "lies above 1 (more I/O).", text)
+
     def test_no_interval(self):
         text = findings.verdict(vrec("baseline", [2.0, 2.8]), vrec("patched", None))
         self.assertTrue(text.startswith("No verdict: no 95% interval of the runtime relative to "

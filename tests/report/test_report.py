@@ -329,7 +329,8 @@ class IopsFindingTest(unittest.TestCase):
         text = iops_finding(base, self.rec("patched", 1, (215, 230, 240), 3))
         self.assertIn("no clear difference here: the 95% intervals of the IOPS relative to "
                       "performance overlap (baseline 0.70x (0.67-0.73), patched 0.77x "
-                      "(0.72-0.80)).", text)
+                      "(0.72-0.80)). Each against performance, the baseline's interval lies "
+                      "below 1 (less I/O), the patched kernel's lies below 1 (less I/O).", text)
         text = iops_finding(base, self.rec("patched", 1, (250, 260, 270), 1))
         self.assertIn("Too few runs with IOPS for a verdict (3 and 1; 3 at least).", text)
 
@@ -433,7 +434,8 @@ class ReportTest(Fixture):
         self.assertIn("takes 2.00x performance's time", wl_b)
         self.assertIn("The fix makes no clear difference here: the 95% intervals of the runtime "
                       "relative to performance overlap (baseline 2.00x (1.82-2.20), patched "
-                      "2.00x (1.82-2.20)).", wl_b)
+                      "2.00x (1.82-2.20)). Each against performance, the baseline's interval "
+                      "lies above 1 (slower), the patched kernel's lies above 1 (slower).", wl_b)
         self.assertNotIn("is faster", wl_b)
         # no ratio interval wholly below 1: no lab fault anywhere
         for text in ("Lab faults (", "Lab fault:", "(lab fault)", "[lab fault: b", "[lab fault: p"):
