@@ -629,6 +629,167 @@ class IrqTest(unittest.TestCase):
                 self.assertIn(ev[:-len("_entry")] + "_exit", events)
 
 
+# The kernel's interrupt spans (probe:tick_irq_enter to
+# probe:tick_nohz_irq_exit), times in ms after 40.000, rows of 1 ms. cpu0:
+# w (pid 60) blocks in D at 0 (dstate mode), cpu_idle entry 0.2;
+#   a timer interrupt, span 1.0-2.0 (handler 1.3-1.5, softirq 1.6-1.8);
+#   one whose softirq (3.2-3.7) a hard interrupt (3.4-3.5) hits: span
+#   3.0-3.8, the inner exit at 3.5 (in softirq) ends nothing, the outer at
+#   3.8 does; one that wakes w (span from 5.0, virtio 5.2-5.5, wake-up 5.3,
+#   no exit probe), cpu_idle exit 6.0, w runs to 8.0 (S), cpu_idle entry
+#   8.1 ends the open span; a timer, span 9.0-9.6 (handler 9.2-9.4); the
+#   cpu_idle exit at 10.0 ends the window.
+#   auto: busy [0,.2) [1,2) [3,3.8) [5,8.1) [9,9.6) = 5.7; iowait [.2,1)
+#   [2,3) [3.8,5) = 3.0; idle [8.1,9) [9.6,10) = 1.3.
+#   handlers: busy [0,.2) [1.3,1.5) [1.6,1.8) [3.1,3.2) [3.2,3.7) [5.2,5.5)
+#   [6,8.1) [9.2,9.4) = 3.8; iowait [.2,1.3) [1.5,1.6) [1.8,3.1) [3.7,5.2)
+#   = 4.0; idle [5.5,6) [8.1,9.2) [9.4,10) = 2.2.
+PROBED = "".join(f"         swapper     0 [000]    40.{t}: {ev}\n" for t, ev in (
+    ("000000", "sched:sched_switch: prev_comm=w prev_pid=60 prev_prio=120 prev_state=D"
+               " ==> next_comm=swapper/0 next_pid=0 next_prio=120"),
+    ("000200", "power:cpu_idle: state=1 cpu_id=0"),
+    ("001000", "probe:tick_irq_enter: (ffffffff810c7d70)"),
+    ("001300", "irq_vectors:local_timer_entry: vector=236"),
+    ("001500", "irq_vectors:local_timer_exit: vector=236"),
+    ("001600", "irq:softirq_entry: vec=1 [action=TIMER]"),
+    ("001800", "irq:softirq_exit: vec=1 [action=TIMER]"),
+    ("002000", "probe:tick_nohz_irq_exit: (ffffffff810c7a90)"),
+    ("003000", "probe:tick_irq_enter: (ffffffff810c7d70)"),
+    ("003100", "irq_vectors:local_timer_entry: vector=236"),
+    ("003200", "irq_vectors:local_timer_exit: vector=236"),
+    ("003200", "irq:softirq_entry: vec=1 [action=TIMER]"),
+    ("003400", "irq:irq_handler_entry: irq=11 name=virtio0"),
+    ("003500", "irq:irq_handler_exit: irq=11 ret=handled"),
+    ("003500", "probe:tick_nohz_irq_exit: (ffffffff810c7a90)"),
+    ("003700", "irq:softirq_exit: vec=1 [action=TIMER]"),
+    ("003800", "probe:tick_nohz_irq_exit: (ffffffff810c7a90)"),
+    ("005000", "probe:tick_irq_enter: (ffffffff810c7d70)"),
+    ("005200", "irq:irq_handler_entry: irq=11 name=virtio0"),
+    ("005300", "sched:sched_wakeup: comm=w pid=60 prio=120 target_cpu=000"),
+    ("005500", "irq:irq_handler_exit: irq=11 ret=handled"),
+    ("006000", "power:cpu_idle: state=4294967295 cpu_id=0"),
+    ("006000", "sched:sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120"
+               " prev_state=R ==> next_comm=w next_pid=60 next_prio=120"),
+    ("008000", "sched:sched_switch: prev_comm=w prev_pid=60 prev_prio=120 prev_state=S"
+               " ==> next_comm=swapper/0 next_pid=0 next_prio=120"),
+    ("008100", "power:cpu_idle: state=1 cpu_id=0"),
+    ("009000", "probe:tick_irq_enter: (ffffffff810c7d70)"),
+    ("009200", "irq_vectors:local_timer_entry: vector=236"),
+    ("009400", "irq_vectors:local_timer_exit: vector=236"),
+    ("009600", "probe:tick_nohz_irq_exit: (ffffffff810c7a90)"),
+    ("010000", "power:cpu_idle: state=4294967295 cpu_id=0")))
+
+
+class IrqSpanTest(unittest.TestCase):
+    """The kernel's own interrupt spans from the kprobes (PROBED)."""
+
+    def totals(self, text, span="auto"):
+        res = tt.analyse((text, "probed"), initial_freq=1000000, irq_span=span)
+        c = res.totals["cpus"]["0"]
+        return res, tuple(round(c[k] * 1e3, 9) for k in ("busy_s", "idle_s", "iowait_s"))
+
+    def test_kernel_span(self):
+        res, tot = self.totals(PROBED)
+        self.assertEqual(tot, (5.7, 1.3, 3.0))
+        self.assertEqual(res.totals["irq_span"], "kernel")
+        self.assertEqual(res.totals["anomalies"], {})
+        self.assertTrue(any(l.startswith("# interrupts: kernel: busy from tick_irq_enter()")
+                            for l in res.tsv_header), res.tsv_header)
+        rows = [tt.format_row(r).split("\t")[2:5] for r in res.rows]
+        want = [".2 0 .8", "1 0 0", "0 0 1", ".8 0 .2", "0 0 1", "1 0 0", "1 0 0",
+                "1 0 0", ".1 .9 0", ".6 .4 0"]
+        self.assertEqual(rows, [[f"{float(x):.4f}" for x in w.split()] for w in want])
+        self.assertFalse([w for w in res.warnings if "probe:" in w])
+
+    def test_handlers_only(self):
+        res, tot = self.totals(PROBED, "handlers")
+        self.assertEqual(tot, (3.8, 2.2, 4.0))
+        self.assertEqual(res.totals["irq_span"], "handlers")
+        # the probes' lines dropped: the same result, and a warning
+        text = "".join(l + "\n" for l in PROBED.splitlines() if "probe:" not in l)
+        res2, tot2 = self.totals(text)
+        self.assertEqual(tot2, tot)
+        self.assertEqual(res2.totals["irq_span"], "handlers")
+        self.assertTrue([w for w in res2.warnings if "--add-probes" in w])
+        self.assertFalse([w for w in res.warnings if "--add-probes" in w])
+
+    def test_cli(self):
+        tmp = Path(tempfile.mkdtemp())
+        self.addCleanup(shutil.rmtree, tmp)
+        (tmp / "in.txt").write_text(PROBED)
+        for span, busy in (("auto", "5.700"), ("handlers", "3.800")):
+            p = run("--irq-span", span, "--initial-freq-khz", "1000000", "--totals",
+                    tmp / "t.json", "-o", tmp / "t.tsv", tmp / "in.txt")
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertEqual(f"{json.loads((tmp / 't.json').read_text())['cpus']['0']['busy_s'] * 1e3:.3f}", busy)
+        p = run("--irq-span", "exact", tmp / "in.txt")
+        self.assertEqual(p.returncode, 2)
+
+    def test_add_probes(self):
+        tmp = Path(tempfile.mkdtemp())
+        self.addCleanup(shutil.rmtree, tmp)
+        fake = tmp / "perf"
+        fake.write_text(f"#!/bin/sh\necho \"$@\" >> {tmp}/args\n")
+        fake.chmod(fake.stat().st_mode | stat.S_IXUSR)
+        (tmp / "events" / "probe" / "tick_irq_enter").mkdir(parents=True)
+        self.assertEqual(tt.add_probes(str(fake), (str(tmp / "none"), str(tmp))),
+                         [("probe:tick_irq_enter", "present"),
+                          ("probe:tick_nohz_irq_exit", "added"),
+                          ("probe:tick_nohz_idle_enter", "added"),
+                          ("probe:tick_nohz_idle_exit", "added")])
+        self.assertEqual((tmp / "args").read_text(), "".join(
+            f"probe -q -a {fn}\n" for fn in ("tick_nohz_irq_exit", "tick_nohz_idle_enter",
+                                             "tick_nohz_idle_exit")))
+        fake.write_text("#!/bin/sh\necho 'Failed to find symbol tick_nohz_irq_exit' >&2\nexit 255\n")
+        p = run("--add-probes", "--perf", fake)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("Failed to find symbol", p.stderr)
+        self.assertIn("CONFIG_KPROBE_EVENTS", p.stderr)
+        p = run("--add-probes", "--perf", tmp / "missing")
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("not found", p.stderr)
+        # the events it makes are the ones --record-events asks for
+        events = run("--record-events").stdout.splitlines()[1::2]
+        for fn in tt.PROBES:
+            self.assertIn(f"probe:{fn}", events)
+
+    def test_kernel_idle_bounds(self):
+        # PROBED with the kernel's idle bounds: tick_nohz_idle_enter at 0.1
+        # and 8.05 (before cpu_idle's entries), tick_nohz_idle_exit at 6.0;
+        # and the idle loop's turn after the first interrupt (cpu_idle exit
+        # 2.1, entry 2.3), busy for cpu_idle, idle for the kernel.
+        #   cpu_idle: busy 5.7 + .2 = 5.9, iowait 3.0 - .2 = 2.8, idle 1.3.
+        #   kernel: busy [0,.1) [1,2) [3,3.8) [5,8.05) [9,9.6) = 5.55;
+        #   iowait [.1,1) [2,3) [3.8,5) = 3.1; idle [8.05,9) [9.6,10) = 1.35.
+        extra = "".join(f"         swapper     0 [000]    40.{t}: {ev}\n" for t, ev in (
+            ("000100", "probe:tick_nohz_idle_enter: (ffffffff810c7a60)"),
+            ("002100", "power:cpu_idle: state=4294967295 cpu_id=0"),
+            ("002300", "power:cpu_idle: state=1 cpu_id=0"),
+            ("006000", "probe:tick_nohz_idle_exit: (ffffffff810c7c70)"),
+            ("008050", "probe:tick_nohz_idle_enter: (ffffffff810c7a60)")))
+        lines = sorted((PROBED + extra).splitlines(), key=lambda l: l.split()[3])
+        text = "".join(l + "\n" for l in lines)
+        res, tot = self.totals(text)
+        self.assertEqual(tot, (5.9, 1.3, 2.8))
+        self.assertEqual(res.totals["idle_bounds"], "cpu_idle")
+        res = tt.analyse((text, "probed"), initial_freq=1000000, idle_bounds="kernel")
+        c = res.totals["cpus"]["0"]
+        self.assertEqual(tuple(round(c[k] * 1e3, 9) for k in ("busy_s", "idle_s", "iowait_s")),
+                         (5.55, 1.35, 3.1))
+        self.assertEqual(res.totals["idle_bounds"], "kernel")
+        self.assertEqual(res.totals["anomalies"], {})
+        # without the idle probes: a clear error, not a timeline
+        with self.assertRaisesRegex(tt.TraceError, "--idle-bounds kernel needs the kprobes"):
+            tt.analyse((PROBED, "probed"), idle_bounds="kernel")
+        tmp = Path(tempfile.mkdtemp())
+        self.addCleanup(shutil.rmtree, tmp)
+        (tmp / "in.txt").write_text(PROBED)
+        p = run("--idle-bounds", "kernel", "-o", tmp / "t.tsv", tmp / "in.txt")
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("probe:tick_nohz_idle_enter", p.stderr)
+        self.assertFalse((tmp / "t.tsv").exists())
+
+
 class ConsistencyTest(unittest.TestCase):
     """On a random trace (seeded): every row's busy + idle + iowait is its
     interval exactly (ns), and the rows add up to the totals exactly."""
