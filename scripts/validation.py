@@ -208,6 +208,7 @@ def new_record(d, rdir, info):
         "err_busy_pp": None, "err_iowait_pp": None, "err_tis_pp_max": None,
         "err_mean_busy_mhz_pct": None,
         "err_kernel_iowait_pp": None, "err_kernel_idle_pp": None, "kernel_source": None,
+        "kernel_bounds": None,
         "observer": None, "cpus": {},
         "plots": {"trace_tsv": None, "sampler_tsv": None},
     }
@@ -389,6 +390,8 @@ def validate_run(d, rdir, info, perf, plots):
         else:
             notes.append(f"no kernel accounting for the workload CPU {wcpu} in the snapshots")
     rec["cpus"] = {str(c): v for c, v in sorted(cpus.items())}
+    rec["kernel_bounds"] = kernel_bounds(trace, init, w0, w1, tsv if rec["trace"]["aligned"]
+                                         else None, (cpus.get(wcpu) or {}).get("kernel"), wcpu)
     sc = cpus.get(scpu) or {}
     rec["observer"] = {
         "sampler_cpu_busy_share": (sc.get("sampler_window_busy_share")
@@ -399,6 +402,39 @@ def validate_run(d, rdir, info, perf, plots):
         "runtime_s_on": None, "runtime_s_off": None, "reason": None,
     }
     return rec
+
+
+def kernel_bounds(trace, init, w0, w1, tsv, kernel, cpu):
+    """The errors of the workload CPU against the trace cut at the kernel's
+    own idle bounds (trace-timeline --idle-bounds kernel), when the trace
+    has their kprobes, else None: what is left is the sampler's own error
+    and the kernel's classification, without the idle loop that the kernel
+    books as idle and cpu_idle does not."""
+    if not all(trace.counts.get(ev) for ev in tt.IDLE_BOUND_EVENTS):
+        return None
+    out = {"err_busy_pp": None, "err_iowait_pp": None,
+           "err_kernel_iowait_pp": None, "err_kernel_idle_pp": None, "error": None}
+    try:
+        return _kernel_bounds(out, trace, init, w0, w1, tsv, kernel, cpu)
+    except tt.TraceError as e:
+        out["error"] = str(e)
+        return out
+
+
+def _kernel_bounds(out, trace, init, w0, w1, tsv, kernel, cpu):
+    tw = tt.analyse(trace, start_ns=w0, end_ns=w1, interval_ns=max(w1 - w0, 1),
+                    initial_freq=init, idle_bounds="kernel").totals["cpus"].get(str(cpu))
+    if kernel and kernel["source"] and tw:
+        out["err_kernel_iowait_pp"] = pp(kernel["iowait_share"], tw["iowait_share"])
+        out["err_kernel_idle_pp"] = pp(kernel["idle_share"], tw["idle_share"])
+    if tsv is not None:
+        start, edges, interval = tt.align_window(str(tsv))
+        res = tt.analyse(trace, start_ns=start, edges=edges, interval_ns=interval,
+                         initial_freq=init, idle_bounds="kernel")
+        e = tt.compare(tt.sampler_totals(str(tsv)), res.totals).get(cpu)
+        if e:
+            out["err_busy_pp"], out["err_iowait_pp"] = e["err_busy_pp"], e["err_iowait_pp"]
+    return out
 
 
 def fill_observer(recs):
@@ -489,6 +525,10 @@ def main(argv):
               f"{fmt(r['err_iowait_pp'], '+.2f')} pp, tis max {fmt(r['err_tis_pp_max'], '.2f')}"
               f" pp, mean busy MHz {fmt(r['err_mean_busy_mhz_pct'], '+.2f')} %, kernel iowait"
               f" {fmt(r['err_kernel_iowait_pp'], '+.2f')} pp"
+              + (f"; at the kernel's idle bounds busy {fmt(kb['err_busy_pp'], '+.2f')} pp,"
+                 f" iowait {fmt(kb['err_iowait_pp'], '+.2f')} pp, kernel iowait"
+                 f" {fmt(kb['err_kernel_iowait_pp'], '+.2f')} pp" if (kb := r["kernel_bounds"])
+                 else "")
               + (f" [error: {r['error']}]" if r["error"] else ""))
     return 0
 

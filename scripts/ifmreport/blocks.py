@@ -171,7 +171,8 @@ TRUTH_NOTE = (
     "Each run recorded under perf (ondemand with each kernel's default io_is_busy, once with "
     "the sampler as in every run and once without it; neither enters the statistics above) "
     "held against the kernel's own event trace (power:cpu_idle, power:cpu_frequency, sched "
-    "switches and wake-ups, sched_stat_iowait; scripts/trace-timeline). Errors are on the "
+    "switches and wake-ups, sched_stat_iowait, interrupts from the kernel's tick_irq_enter() "
+    "to tick_nohz_irq_exit(); scripts/trace-timeline). Errors are on the "
     "workload CPU {wcpu}: sampled minus traced busy and iowait share and the largest error of "
     "a P-state's share of busy time (time in state) in percentage points, mean busy frequency "
     "in %, over the sampler's window; the kernel's own idle and iowait share (timer_list "
@@ -182,6 +183,15 @@ TRUTH_NOTE = (
 TRUTH_HEADER = ["kernel", "configuration", "workload", "run", "busy pp", "iowait pp",
                 "time in state pp (max)", "mean busy MHz %", "kernel iowait pp",
                 "kernel idle pp", "kernel source"]
+BOUNDS_NOTE = (
+    "The same runs against the trace cut at the kernel's own idle bounds (kprobes on "
+    "tick_nohz_idle_enter() and tick_nohz_idle_exit(), trace-timeline --idle-bounds kernel) "
+    "instead of cpu_idle's: the idle loop around cpu_idle, which the kernel books as idle, "
+    "no longer counts busy, so what is left is the sampler's own error and the kernel's "
+    "split of idle into idle and iowait. The difference from the table above is the idle "
+    "loop's share of the run.")
+BOUNDS_HEADER = ["kernel", "configuration", "workload", "run", "busy pp", "iowait pp",
+                 "kernel iowait pp", "kernel idle pp"]
 OBSERVER_HEADER = ["kernel", "configuration", "workload", "sampler CPU busy (its window)",
                    "sampler CPU busy on / off", "workload CPU busy on / off",
                    "workload CPU busy on - off pp", "runtime s on / off"]
@@ -193,10 +203,18 @@ def truth_blocks(ctx, vrecs, truth_figs):
     if not vrecs:
         return []
     wcpu = ctx.meta.get("workload_cpu", 0)
-    rows, obs, notes, seen = [], [], [], set()
+    rows, bounds, obs, notes, seen = [], [], [], [], set()
     for r in vrecs:
         label = config_label(r["governor"], r["io_is_busy"]) if r["governor"] else "?"
         what = "sampled" if r["sampler"] else "no sampler"
+        kb = r.get("kernel_bounds")
+        if kb:
+            bounds.append([r["kernel"] or "?", label, r["workload"] or "?", what,
+                           *(fnum(kb[k], "+.2f") for k in ("err_busy_pp", "err_iowait_pp",
+                                                           "err_kernel_iowait_pp",
+                                                           "err_kernel_idle_pp"))])
+            if kb["error"]:
+                notes.append(f"{r['dir']}: at the kernel's idle bounds: {kb['error']}")
         rows.append([r["kernel"] or "?", label, r["workload"] or "?",
                      what + (" (error)" if r["error"] else ""),
                      fnum(r["err_busy_pp"], "+.2f"), fnum(r["err_iowait_pp"], "+.2f"),
@@ -222,12 +240,15 @@ def truth_blocks(ctx, vrecs, truth_figs):
         if ob["reason"]:
             notes.append(f"{r['kernel']} {label} {r['workload']}: observer effect: {ob['reason']}")
     blocks = [("h2", "Ground truth: the sampler and the kernel against the perf trace"),
-              ("p", TRUTH_NOTE.format(wcpu=wcpu)), ("table", TRUTH_HEADER, rows),
-              ("h3", "Observer effect"),
-              ("p", "Busy shares from the traces: the sampler's CPU over the sampler's "
-                    "window; both CPUs over the workload's window, with the sampler (on) and "
-                    "in the run without it (off)."),
-              ("table", OBSERVER_HEADER, obs)]
+              ("p", TRUTH_NOTE.format(wcpu=wcpu)), ("table", TRUTH_HEADER, rows)]
+    if bounds:
+        blocks += [("h3", "At the kernel's own idle bounds"), ("p", BOUNDS_NOTE),
+                   ("table", BOUNDS_HEADER, bounds)]
+    blocks += [("h3", "Observer effect"),
+               ("p", "Busy shares from the traces: the sampler's CPU over the sampler's "
+                     "window; both CPUs over the workload's window, with the sampler (on) and "
+                     "in the run without it (off)."),
+               ("table", OBSERVER_HEADER, obs)]
     if notes:
         blocks += [("h3", "Notes"), ("ul", notes)]
     for r in vrecs:

@@ -341,6 +341,43 @@ class TruthBadInputTest(Base):
         tsv = self.rdir / p["plots"]["trace_tsv"]
         self.assertEqual(sum(1 for ln in tsv.read_text().splitlines() if ln[:1].isdigit()), 16)
 
+    def test_kernel_idle_bounds(self):
+        # the patched run with the kernel's idle-bound kprobes at cpu_idle's
+        # own entries and exits, and one turn of the idle loop inside the
+        # iowait: cpu_idle exits at 30 and enters again at 32 ms. The
+        # cpu_idle view counts [30, 32) busy: sampler window busy 0.52,
+        # iowait 0.28 (errors -2.5, +1.0 pp); workload window iowait
+        # 28/80 = 0.35 (the kernel's error +3.75 pp). At the kernel's bounds
+        # the loop is idle again: the fixture's own errors (-0.5, -1.0;
+        # the kernel's +1.25 / -1.25).
+        path = self.rdir / PATCHED / "perf.perf-script.txt"
+        extra = "".join(f"         swapper     0 [000] 5.0{t}000000: {ev}\n" for t, ev in (
+            ("20", "probe:tick_nohz_idle_enter: (ffffffff810c7a60)"),
+            ("30", "power:cpu_idle: state=4294967295 cpu_id=0"),
+            ("32", "power:cpu_idle: state=1 cpu_id=0"),
+            ("50", "probe:tick_nohz_idle_exit: (ffffffff810c7c70)"),
+            ("80", "probe:tick_nohz_idle_enter: (ffffffff810c7a60)")))
+        path.write_text(path.read_text() + extra)
+        _, rec, md = self.report("--no-plots")
+        p = rec[PATCHED]
+        self.assertIsNone(p["error"])
+        self.assert_near(p["err_busy_pp"], -2.5)
+        self.assert_near(p["err_iowait_pp"], 1.0)
+        self.assert_near(p["err_kernel_iowait_pp"], 3.75)
+        kb = p["kernel_bounds"]
+        self.assert_near(kb["err_busy_pp"], -0.5)
+        self.assert_near(kb["err_iowait_pp"], -1.0)
+        self.assert_near(kb["err_kernel_iowait_pp"], 1.25)
+        self.assert_near(kb["err_kernel_idle_pp"], -1.25)
+        self.assertIsNone(kb["error"])
+        self.assertIsNone(rec[BASELINE]["kernel_bounds"])
+        sec = md.split("## Ground truth")[1].split("## Energy model")[0]
+        self.assertIn("### At the kernel's own idle bounds", sec)
+        self.assertIn("| patched | ondemand io_is_busy=1 | wl-a | sampled | -0.50 | -1.00 "
+                      "| +1.25 | -1.25 |", sec)
+        self.assertNotIn("| baseline | ondemand io_is_busy=0 | wl-a | sampled | -0.50 | -1.00 "
+                         "| +12.50 |", sec.split("own idle bounds")[1].split("###")[0])
+
     def test_missing_events(self):
         path = self.rdir / PATCHED / "perf.perf-script.txt"
         path.write_text("".join(ln for ln in path.read_text().splitlines(keepends=True)
