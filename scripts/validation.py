@@ -412,7 +412,8 @@ def kernel_bounds(trace, init, w0, w1, tsv, kernel, cpu):
     books as idle and cpu_idle does not."""
     if not all(trace.counts.get(ev) for ev in tt.IDLE_BOUND_EVENTS):
         return None
-    out = {"err_busy_pp": None, "err_iowait_pp": None,
+    out = {"err_busy_pp": None, "err_iowait_pp": None, "err_tis_pp_max": None,
+           "err_mean_busy_mhz_pct": None,
            "err_kernel_iowait_pp": None, "err_kernel_idle_pp": None, "error": None}
     try:
         return _kernel_bounds(out, trace, init, w0, w1, tsv, kernel, cpu)
@@ -433,7 +434,8 @@ def _kernel_bounds(out, trace, init, w0, w1, tsv, kernel, cpu):
                          initial_freq=init, idle_bounds="kernel")
         e = tt.compare(tt.sampler_totals(str(tsv)), res.totals).get(cpu)
         if e:
-            out["err_busy_pp"], out["err_iowait_pp"] = e["err_busy_pp"], e["err_iowait_pp"]
+            for k in ("err_busy_pp", "err_iowait_pp", "err_tis_pp_max", "err_mean_busy_mhz_pct"):
+                out[k] = e[k]
     return out
 
 
@@ -526,7 +528,9 @@ def main(argv):
               f" pp, mean busy MHz {fmt(r['err_mean_busy_mhz_pct'], '+.2f')} %, kernel iowait"
               f" {fmt(r['err_kernel_iowait_pp'], '+.2f')} pp"
               + (f"; at the kernel's idle bounds busy {fmt(kb['err_busy_pp'], '+.2f')} pp,"
-                 f" iowait {fmt(kb['err_iowait_pp'], '+.2f')} pp, kernel iowait"
+                 f" iowait {fmt(kb['err_iowait_pp'], '+.2f')} pp, tis max"
+                 f" {fmt(kb['err_tis_pp_max'], '.2f')} pp, mean busy MHz"
+                 f" {fmt(kb['err_mean_busy_mhz_pct'], '+.2f')} %, kernel iowait"
                  f" {fmt(kb['err_kernel_iowait_pp'], '+.2f')} pp" if (kb := r["kernel_bounds"])
                  else "")
               + (f" [error: {r['error']}]" if r["error"] else ""))

@@ -190,8 +190,7 @@ BOUNDS_NOTE = (
     "no longer counts busy, so what is left is the sampler's own error and the kernel's "
     "split of idle into idle and iowait. The difference from the table above is the idle "
     "loop's share of the run.")
-BOUNDS_HEADER = ["kernel", "configuration", "workload", "run", "busy pp", "iowait pp",
-                 "kernel iowait pp", "kernel idle pp"]
+BOUNDS_HEADER = TRUTH_HEADER[:-1]
 OBSERVER_HEADER = ["kernel", "configuration", "workload", "sampler CPU busy (its window)",
                    "sampler CPU busy on / off", "workload CPU busy on / off",
                    "workload CPU busy on - off pp", "runtime s on / off"]
@@ -210,9 +209,10 @@ def truth_blocks(ctx, vrecs, truth_figs):
         kb = r.get("kernel_bounds")
         if kb:
             bounds.append([r["kernel"] or "?", label, r["workload"] or "?", what,
-                           *(fnum(kb[k], "+.2f") for k in ("err_busy_pp", "err_iowait_pp",
-                                                           "err_kernel_iowait_pp",
-                                                           "err_kernel_idle_pp"))])
+                           *(fnum(kb[k], ".2f" if k == "err_tis_pp_max" else "+.2f")
+                             for k in ("err_busy_pp", "err_iowait_pp", "err_tis_pp_max",
+                                       "err_mean_busy_mhz_pct", "err_kernel_iowait_pp",
+                                       "err_kernel_idle_pp"))])
             if kb["error"]:
                 notes.append(f"{r['dir']}: at the kernel's idle bounds: {kb['error']}")
         rows.append([r["kernel"] or "?", label, r["workload"] or "?",

@@ -367,6 +367,13 @@ class TruthBadInputTest(Base):
         kb = p["kernel_bounds"]
         self.assert_near(kb["err_busy_pp"], -0.5)
         self.assert_near(kb["err_iowait_pp"], -1.0)
+        # the loop [30, 32) ran at 800 MHz: traced busy 25 ms at 800 and 25
+        # at 2400 (mean 1600 MHz) instead of 27 and 25; the sampler's mean
+        # 1769.70 MHz puts 39.39% of busy at 800
+        self.assert_near(kb["err_mean_busy_mhz_pct"], 100 * (1769.6969697 / 1600 - 1))
+        self.assert_near(kb["err_tis_pp_max"], 100 * (0.5 - (2400 - 1769.6969697) / 1600))
+        self.assert_near(p["err_mean_busy_mhz_pct"], 100 * (1769.6969697 / (
+            (27 * 800 + 25 * 2400) / 52) - 1))
         self.assert_near(kb["err_kernel_iowait_pp"], 1.25)
         self.assert_near(kb["err_kernel_idle_pp"], -1.25)
         self.assertIsNone(kb["error"])
@@ -374,7 +381,7 @@ class TruthBadInputTest(Base):
         sec = md.split("## Ground truth")[1].split("## Energy model")[0]
         self.assertIn("### At the kernel's own idle bounds", sec)
         self.assertIn("| patched | ondemand io_is_busy=1 | wl-a | sampled | -0.50 | -1.00 "
-                      "| +1.25 | -1.25 |", sec)
+                      "| 10.61 | +10.61 | +1.25 | -1.25 |", sec)
         self.assertNotIn("| baseline | ondemand io_is_busy=0 | wl-a | sampled | -0.50 | -1.00 "
                          "| +12.50 |", sec.split("own idle bounds")[1].split("###")[0])
 
