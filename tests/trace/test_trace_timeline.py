@@ -738,7 +738,7 @@ class IrqSpanTest(unittest.TestCase):
                           ("probe:tick_nohz_idle_enter", "added"),
                           ("probe:tick_nohz_idle_exit", "added")])
         self.assertEqual((tmp / "args").read_text(), "".join(
-            f"probe -q -a {fn}\n" for fn in ("tick_nohz_irq_exit", "tick_nohz_idle_enter",
+            f"probe -a {fn}\n" for fn in ("tick_nohz_irq_exit", "tick_nohz_idle_enter",
                                              "tick_nohz_idle_exit")))
         fake.write_text("#!/bin/sh\necho 'Failed to find symbol tick_nohz_irq_exit' >&2\nexit 255\n")
         p = run("--add-probes", "--perf", fake)
@@ -788,6 +788,50 @@ class IrqSpanTest(unittest.TestCase):
         self.assertEqual(p.returncode, 1)
         self.assertIn("probe:tick_nohz_idle_enter", p.stderr)
         self.assertFalse((tmp / "t.tsv").exists())
+
+    def test_cpu_that_never_left_the_idle_loop(self):
+        # cpu1 woken once by a timer that woke no task: cpu_idle exits and
+        # enters again, tick_nohz_idle_* never fire. cpu_idle bounds: busy
+        # the span [2, 2.5) and the loop's turn [2.6, 2.8); kernel bounds:
+        # the span only, idle the rest (not busy all along)
+        cpu1 = "".join(f"         swapper     0 [001]    40.{t}: {ev}\n" for t, ev in (
+            ("002000", "probe:tick_irq_enter: (ffffffff810c7d70)"),
+            ("002100", "irq_vectors:local_timer_entry: vector=236"),
+            ("002300", "irq_vectors:local_timer_exit: vector=236"),
+            ("002500", "probe:tick_nohz_irq_exit: (ffffffff810c7a90)"),
+            ("002600", "power:cpu_idle: state=4294967295 cpu_id=1"),
+            ("002800", "power:cpu_idle: state=1 cpu_id=1")))
+        idle0 = "".join(f"         swapper     0 [000]    40.{t}: {ev}\n" for t, ev in (
+            ("000100", "probe:tick_nohz_idle_enter: (ffffffff810c7a60)"),
+            ("006000", "probe:tick_nohz_idle_exit: (ffffffff810c7c70)")))
+        lines = sorted((PROBED + idle0 + cpu1).splitlines(), key=lambda l: l.split()[3])
+        text = "".join(l + "\n" for l in lines)
+        for bounds, want in (("cpu_idle", (0.7, 9.3, 0.0)), ("kernel", (0.5, 9.5, 0.0))):
+            res = tt.analyse((text, "probed"), initial_freq=1000000, idle_bounds=bounds)
+            c = res.totals["cpus"]["1"]
+            self.assertEqual(tuple(round(c[k] * 1e3, 9) for k in ("busy_s", "idle_s", "iowait_s")),
+                             want, bounds)
+            warned = [w for w in res.warnings if "never left the idle loop" in w]
+            self.assertEqual(len(warned), bounds == "kernel", res.warnings)
+        self.assertIn("CPU 1: cpu_idle events", warned[0])
+
+    def test_one_probe_recorded(self):
+        # only tick_irq_enter: no span is made of it, and the totals say so
+        text = "".join(l + "\n" for l in PROBED.splitlines() if "tick_nohz_irq_exit" not in l)
+        res, tot = self.totals(text)
+        self.assertEqual(tot, (3.8, 2.2, 4.0))
+        self.assertEqual(res.totals["irq_span"], "handlers")
+        self.assertTrue([w for w in res.warnings if "--add-probes" in w])
+
+    def test_probes_without_handler_events(self):
+        # the spans alone: [1, 2), [3, 3.5) (the first exit ends it, no
+        # softirq seen open), [5, 6) and on to the next idle; no warning
+        # that interrupts count as idle
+        text = "".join(l + "\n" for l in PROBED.splitlines() if " irq" not in l)
+        res, tot = self.totals(text)
+        self.assertEqual(tot, (5.4, 1.3, 3.3))
+        self.assertEqual(res.totals["irq_span"], "kernel")
+        self.assertFalse([w for w in res.warnings if "count as idle" in w], res.warnings)
 
 
 class ConsistencyTest(unittest.TestCase):
