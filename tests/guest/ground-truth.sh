@@ -88,6 +88,12 @@ cmp = json.load(open(sys.argv[1]))["0"]
 totals = json.load(open(sys.argv[2]))
 limit = float(sys.argv[3])
 view = json.load(open(sys.argv[4]))["0"]
+
+
+def signed(v):
+    return "n/a" if v is None else f"{v:+.3f}"
+
+
 bad = []
 if totals["iowait_source"] != "schedstat":
     bad.append("the trace has no sched:sched_stat_iowait: its iowait is an approximation")
@@ -98,13 +104,13 @@ for key, unit in (("err_busy_pp", "pp"), ("err_iowait_pp", "pp"), ("err_tis_pp_m
                   ("err_mean_busy_mhz_pct", "%")):
     v = cmp[key]
     ok = v is not None and abs(v) <= limit
-    print(f"{'ok' if ok else 'FAIL'}: cpu0 {key} {v if v is None else f'{v:+.3f}'}"
+    print(f"{'ok' if ok else 'FAIL'}: cpu0 {key} {signed(v)}"
           f" (limit {limit} {unit}, the kernel's idle bounds)")
     if not ok:
         bad.append(key)
 print(f"info: cpu0 anomalies {totals['anomalies']}")
 print(f"info: at cpu_idle's bounds (perf timechart's view) cpu0 err_busy_pp"
-      f" {view['err_busy_pp']}, err_iowait_pp {view['err_iowait_pp']}")
+      f" {signed(view['err_busy_pp'])}, err_iowait_pp {signed(view['err_iowait_pp'])}")
 for b in bad:
     print(f"FAIL: {b}", file=sys.stderr)
 sys.exit(1 if bad else 0)
