@@ -68,8 +68,14 @@ check(len(perf) == 2, f"two perf timechart SVGs: {perf}")
 for f in perf:
     p = os.path.join(out, "perf", f)
     with open(p, errors="replace") as fh:
-        head = fh.read(4096)
-    check(os.path.getsize(p) > 100000 and "<svg" in head, f"{f} is a timechart SVG")
+        text = fh.read()
+    size = os.path.getsize(p)
+    print(f"{f}: {size / 1e6:.2f} MB")
+    check("<svg" in text[:4096] and 'class="c1"' in text, f"{f} is a timechart SVG")
+    # scripts/timechart-thin drew the sub-pixel boxes as columns (the
+    # unthinned ones were 7.6-10.7 MB)
+    check('<g class="timechart-thin">' in text and 50_000 < size < 3_000_000,
+          f"{f} is thinned to 0.05-3 MB ({size} bytes)")
 for f in ("report.md", "report.html", "meta.json"):
     check(os.path.getsize(os.path.join(out, f)) > 500, f"{f} written")
 val = json.load(open(os.path.join(out, "validation.json")))
