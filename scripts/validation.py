@@ -244,6 +244,23 @@ def snapshots(d, notes):
     return tl0, tl1, got[2], got[3], got[4]
 
 
+def window_totals(trace, init, w0, w1, idle_bounds="cpu_idle"):
+    """The trace's totals over [w0, w1) in one row (trace-timeline
+    --start --end)."""
+    return tt.analyse(trace, start_ns=w0, end_ns=w1, interval_ns=max(w1 - w0, 1),
+                      initial_freq=init, idle_bounds=idle_bounds).totals
+
+
+def aligned_compare(trace, init, tsv, idle_bounds="cpu_idle", command=None):
+    """The trace cut like the sampler TSV (trace-timeline --align) and the
+    sampler's errors against it per CPU (trace-timeline compare): (the
+    analysis, the errors, the window's start, its row ends, the interval)."""
+    start, edges, interval = tt.align_window(str(tsv))
+    res = tt.analyse(trace, start_ns=start, edges=edges, interval_ns=interval,
+                     initial_freq=init, idle_bounds=idle_bounds, command=command)
+    return res, tt.compare(tt.sampler_totals(str(tsv)), res.totals), start, edges, interval
+
+
 def validate_run(d, rdir, info, perf, plots):
     """The validation record of one recorded run and, for the figures,
     the trace-derived TSV (a Path or None)."""
@@ -274,13 +291,11 @@ def validate_run(d, rdir, info, perf, plots):
     t_first, t_last = trace.events[0][0], trace.events[-1][0]
     w0, w1 = (tl0["now_ns"], tl1["now_ns"]) if tl0 else (t_first, t_last)
     try:
-        res_w = tt.analyse(trace, start_ns=w0, end_ns=w1, interval_ns=max(w1 - w0, 1),
-                           initial_freq=init)
+        tw = window_totals(trace, init, w0, w1)
     except tt.TraceError as e:
         rec["error"] = str(e)
         return rec
     rec["window"]["workload_s"] = (w1 - w0) / 1e9
-    tw = res_w.totals
     rec["trace"] = {k: tw[k] for k in ("source", "kernel", "iowait_source",
                                        "iowait_approximation", "events", "anomalies",
                                        "initial_freq_khz")}
@@ -302,11 +317,8 @@ def validate_run(d, rdir, info, perf, plots):
         notes.append("no sampler TSV (samples.tsv): the sampler's errors are not computed")
     else:
         try:
-            start, edges, interval = tt.align_window(str(tsv))
-            res_al = tt.analyse(trace, start_ns=start, edges=edges, interval_ns=interval,
-                                initial_freq=init,
-                                command=f"scripts/report (trace-timeline --align {tsv.name})")
-            cmp = tt.compare(tt.sampler_totals(str(tsv)), res_al.totals)
+            res_al, cmp, start, edges, interval = aligned_compare(
+                trace, init, tsv, command=f"scripts/report (trace-timeline --align {tsv.name})")
         except tt.TraceError as e:
             notes.append(f"the sampler TSV cannot be held against the trace: {e}")
         else:
@@ -423,16 +435,12 @@ def kernel_bounds(trace, init, w0, w1, tsv, kernel, cpu):
 
 
 def _kernel_bounds(out, trace, init, w0, w1, tsv, kernel, cpu):
-    tw = tt.analyse(trace, start_ns=w0, end_ns=w1, interval_ns=max(w1 - w0, 1),
-                    initial_freq=init, idle_bounds="kernel").totals["cpus"].get(str(cpu))
+    tw = window_totals(trace, init, w0, w1, "kernel")["cpus"].get(str(cpu))
     if kernel and kernel["source"] and tw:
         out["err_kernel_iowait_pp"] = pp(kernel["iowait_share"], tw["iowait_share"])
         out["err_kernel_idle_pp"] = pp(kernel["idle_share"], tw["idle_share"])
     if tsv is not None:
-        start, edges, interval = tt.align_window(str(tsv))
-        res = tt.analyse(trace, start_ns=start, edges=edges, interval_ns=interval,
-                         initial_freq=init, idle_bounds="kernel")
-        e = tt.compare(tt.sampler_totals(str(tsv)), res.totals).get(cpu)
+        e = aligned_compare(trace, init, tsv, "kernel")[1].get(cpu)
         if e:
             for k in ("err_busy_pp", "err_iowait_pp", "err_tis_pp_max", "err_mean_busy_mhz_pct"):
                 out[k] = e[k]
@@ -512,6 +520,14 @@ def fmt(v, spec, none="n/a"):
     return none if v is None else format(v, spec)
 
 
+def errors_line(r):
+    """A record's (or its kernel_bounds') errors, as main() prints them."""
+    return (f"busy {fmt(r['err_busy_pp'], '+.2f')} pp, iowait {fmt(r['err_iowait_pp'], '+.2f')}"
+            f" pp, tis max {fmt(r['err_tis_pp_max'], '.2f')} pp, mean busy MHz"
+            f" {fmt(r['err_mean_busy_mhz_pct'], '+.2f')} %, kernel iowait"
+            f" {fmt(r['err_kernel_iowait_pp'], '+.2f')} pp")
+
+
 def main(argv):
     if len(argv) != 1 or argv[0].startswith("-"):
         sys.stderr.write("usage: scripts/validation.py R\n")
@@ -523,16 +539,9 @@ def main(argv):
                                                       file=sys.stderr))
     (rdir / "validation.json").write_text(json.dumps(recs, indent=2) + "\n", encoding="utf-8")
     for r in recs:
-        print(f"{r['name']}: busy {fmt(r['err_busy_pp'], '+.2f')} pp, iowait "
-              f"{fmt(r['err_iowait_pp'], '+.2f')} pp, tis max {fmt(r['err_tis_pp_max'], '.2f')}"
-              f" pp, mean busy MHz {fmt(r['err_mean_busy_mhz_pct'], '+.2f')} %, kernel iowait"
-              f" {fmt(r['err_kernel_iowait_pp'], '+.2f')} pp"
-              + (f"; at the kernel's idle bounds busy {fmt(kb['err_busy_pp'], '+.2f')} pp,"
-                 f" iowait {fmt(kb['err_iowait_pp'], '+.2f')} pp, tis max"
-                 f" {fmt(kb['err_tis_pp_max'], '.2f')} pp, mean busy MHz"
-                 f" {fmt(kb['err_mean_busy_mhz_pct'], '+.2f')} %, kernel iowait"
-                 f" {fmt(kb['err_kernel_iowait_pp'], '+.2f')} pp" if (kb := r["kernel_bounds"])
-                 else "")
+        kb = r["kernel_bounds"]
+        print(f"{r['name']}: {errors_line(r)}"
+              + (f"; at the kernel's idle bounds {errors_line(kb)}" if kb else "")
               + (f" [error: {r['error']}]" if r["error"] else ""))
     return 0
 
