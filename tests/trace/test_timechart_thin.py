@@ -7,12 +7,12 @@ grid line, a P-state line), with the expected columns derived by hand.
 Usage: test_timechart_thin.py [unittest arguments, e.g. ThinTest]
 
 Defaults: boxes under 1 px are thinned into columns of 0.5 px, opacity
-in 1/16. Row cpu0 (y=30, height 55), class c1:
+in 1/16 of the class's opacity (the "share" below). Row cpu0 (y=30, height 55), class c1:
   kept     [10, 13.2)            wide: copied as it is, label and all
   narrow   [13.25, 13.35)  0.1   column [13, 13.5): the kept box covers
            [13.4, 13.45)   0.05  [13, 13.2), free [13.2, 13.5) = 0.3 px,
                                  filled 0.15: 1/2 -> x 13.2 width 0.3,
-                                 opacity 8/16 = 0.5
+                                 share 8/16 = 0.5
   narrow   [30.4, 30.7)    0.3   spans two columns: [30, 30.5) holds 0.1
                                  (0.2 -> 3.2/16 -> 3/16 = 0.1875), [30.5,
                                  31) holds 0.2 (0.4 -> 6.4 -> 6/16 = 0.375)
@@ -83,8 +83,10 @@ BOXES = [KEPT, cstate(13.25, 13.35), cstate(13.4, 13.45), cstate(30.4, 30.7),
          sample(20.1, 20.3), sample(20.6, 20.9), sample(21.0, 21.5), sample(21.5, 22.0),
          sample(40.0, 40.001)]
 FIXTURE = HEAD + LEGEND + PROCESS + "".join(BOXES) + PSTATE + TAIL
-NEW_RECT = re.compile(r'<rect class="(\w+)" x="([\d.]+)" width="([\d.]+)" y="([\d.]+)" '
-                      r'height="([\d.]+)" opacity="([\d.]+)"/>')
+NEW_PATH = re.compile(r'<path class="(\w+)" fill="([^"]*)" fill-opacity="([\d.]+)" d="([^"]*)"/>')
+SUBPATH = re.compile(r"M([\d.]+) ([\d.]+)h([\d.]+)v([\d.]+)h-([\d.]+)z")
+# perf's styles of the classes (HEAD): the paths carry them as attributes
+PAINT = {"c1": ("rgb(255,214,214)", 0.5), "sample": ("rgb(  0,  0,255)", 0.8)}
 
 
 def run(*args):
@@ -103,8 +105,17 @@ def thin_text(text, *opts):
 
 
 def new_rects(svg):
-    return [(c, float(x), float(w), float(y), float(h), float(o))
-            for c, x, w, y, h, o in NEW_RECT.findall(svg)]
+    """(class, x, width, y, height, share) of each new box, by row and x;
+    share = the path's fill-opacity over the class's own."""
+    out = []
+    for cls, fill, opacity, d in NEW_PATH.findall(svg):
+        assert (fill, cls) == (PAINT[cls][0], cls), (fill, cls)
+        assert SUBPATH.sub("", d) == "", d
+        for x, y, w, h, back in SUBPATH.findall(d):
+            assert back == w, d
+            out.append((cls, float(x), float(w), float(y), float(h),
+                        float(opacity) / PAINT[cls][1]))
+    return sorted(out, key=lambda r: (r[3], r[0], r[1]))
 
 
 class ThinTest(unittest.TestCase):
@@ -149,7 +160,7 @@ class ThinTest(unittest.TestCase):
         # [13, 14): free [13.2, 14) = 0.8, filled 0.15 -> 0.75 of 4 -> 1/4;
         # [30, 31): 0.3 -> 1.2 -> 1/4; [20, 21): 0.5 -> 2/4; [21, 22): 1;
         # [40, 41): at least 1/4.
-        got = [(c, round(x, 3), round(w, 3), o) for c, x, w, _, _, o in new_rects(out)]
+        got = [(c, round(x, 3), round(w, 3), round(o, 4)) for c, x, w, _, _, o in new_rects(out)]
         self.assertEqual(got, [("c1", 13.2, 0.8, 0.25), ("c1", 30.0, 1.0, 0.25),
                                ("sample", 20.0, 1.0, 0.5), ("sample", 21.0, 1.0, 1.0),
                                ("sample", 40.0, 1.0, 0.25)])
@@ -184,7 +195,8 @@ class CoverageTest(unittest.TestCase):
                 rs = [r for r in rects if r[0] == cls]
                 cols = sum(r[2] for r in rs) / 0.5
                 got = sum(r[2] * r[5] for r in rs)
-                self.assertLessEqual(abs(got - want), cols * 0.5 / 16 + 1e-6, cls)
+                # and the 0.01 px of the paths' coordinates
+                self.assertLessEqual(abs(got - want), cols * (0.5 / 16 + 0.01), cls)
                 self.assertGreater(len(rs), 0)
 
 
