@@ -21,7 +21,7 @@ Row cpu1 (y=90, height 55), class sample (translated groups, rect at 0,0):
   [20.6, 20.9) 0.3   column [20.5, 21): 0.6 -> 9.6 -> 10/16 = 0.625
   [21.0, 21.5) 0.5   column [21, 21.5) full: 1
   [21.5, 22.0) 0.5   column [21.5, 22) full: 1, merged with the one
-                     before: x 21 width 1 opacity 1
+                     before: x 21 width 1 share 1
   [40.0, 40.001)     0.002 of its column: still 1/16 = 0.0625
 Kept as they are: the legend (a group of several boxes), a "process" box
 (not a per-event class), the grid line and the P-state line after the
